@@ -1,0 +1,114 @@
+import type { MessagePart, OpaquePayload } from '../parts/types';
+
+/** Cancels a running stream; calling `cancel()` twice is harmless. */
+export interface StreamingHandle {
+  cancel(): void;
+  isCancelled(): boolean;
+}
+
+/** A fragment of answer text. `text` is non-empty except on a payload-only event. */
+export interface PartialResponse {
+  readonly text: string;
+  readonly payload?: OpaquePayload;
+}
+
+/**
+ * A fragment of reasoning text. `text` is non-empty, except for a signature-only event
+ * (`text: ''` with a payload such as an Anthropic signature or OpenAI encrypted reasoning).
+ */
+export interface PartialThinking {
+  readonly text: string;
+  readonly payload?: OpaquePayload;
+}
+
+/** A fragment of a tool call's arguments as it streams. */
+export interface PartialToolCall {
+  /** 0-based position of the call among this response's tool calls. */
+  readonly index: number;
+  /** The provider's call id, or null when the provider sends none (Gemini, Ollama). */
+  readonly id: string | null;
+  readonly name: string;
+  /** Non-empty. */
+  readonly partialArguments: string;
+}
+
+/** The tool call a model asked for. */
+export interface ToolExecutionRequest {
+  readonly id: string | null;
+  readonly name: string;
+  /** JSON text as the provider sent it; `"{}"` when empty. */
+  readonly arguments: string;
+}
+
+/** A finished tool call. */
+export interface CompleteToolCall {
+  readonly index: number;
+  readonly toolExecutionRequest: ToolExecutionRequest;
+  /** Provider data to replay, e.g. Gemini's thought signature on a function call. */
+  readonly payload?: OpaquePayload;
+}
+
+/** Context passed with `onPartialResponse`. */
+export interface PartialResponseContext {
+  readonly streamingHandle: StreamingHandle;
+}
+/** Context passed with `onPartialThinking`. */
+export interface PartialThinkingContext {
+  readonly streamingHandle: StreamingHandle;
+}
+/** Context passed with `onPartialToolCall`. */
+export interface PartialToolCallContext {
+  readonly streamingHandle: StreamingHandle;
+}
+
+/** Token counts; a field is null when the provider did not report it. */
+export interface TokenUsage {
+  readonly inputTokenCount: number | null;
+  readonly outputTokenCount: number | null;
+  readonly totalTokenCount: number | null;
+}
+
+/** Why the model stopped. */
+export type FinishReason = 'STOP' | 'LENGTH' | 'TOOL_EXECUTION' | 'CONTENT_FILTER' | 'OTHER';
+
+/** What the provider said about the response besides its content. */
+export interface ChatResponseMetadata {
+  readonly id: string | null;
+  readonly modelName: string | null;
+  readonly tokenUsage: TokenUsage | null;
+  readonly finishReason: FinishReason | null;
+}
+
+/** The assistant's message: ordered parts plus views derived from them. */
+export interface AiMessage {
+  readonly parts: readonly MessagePart[];
+  /** Concatenated text parts, or null when there are none. */
+  readonly text: string | null;
+  /** Concatenated reasoning text, or null when there is none. */
+  readonly thinking: string | null;
+  readonly toolExecutionRequests: readonly ToolExecutionRequest[];
+  readonly attributes: Readonly<Record<string, string>>;
+}
+
+/** A complete (or, for `partial`, a partly received) chat response. */
+export interface ChatResponse {
+  readonly aiMessage: AiMessage;
+  readonly metadata: ChatResponseMetadata;
+}
+
+/**
+ * Receives a streamed response. Exactly one of `onCompleteResponse` / a stream `onError` ends a
+ * stream; `onError` may also receive `HandlerCallbackError`s, which end nothing.
+ */
+export interface StreamingChatResponseHandler {
+  onPartialResponse?(partial: PartialResponse, context: PartialResponseContext): void;
+  onPartialThinking?(partial: PartialThinking, context: PartialThinkingContext): void;
+  onPartialToolCall?(partial: PartialToolCall, context: PartialToolCallContext): void;
+  onCompleteToolCall?(complete: CompleteToolCall): void;
+  onUnmappedRawEvent?(rawEvent: unknown): void;
+  onCompleteResponse(response: ChatResponse): void;
+  onError(error: Error): void;
+}
+
+/** The callback names of a handler. */
+export type HandlerCallbackName = keyof StreamingChatResponseHandler;

@@ -1,0 +1,38 @@
+import type { StreamingChatResponseHandler, StreamingHandle } from '../handler/types';
+
+/** The wire formats partstream reads. */
+export type WireFormat = 'openai-chat' | 'openai-responses' | 'anthropic' | 'gemini' | 'ollama';
+
+/** One decoded Server-Sent Event: the event name (or null) and its data lines joined by "\n", untouched. */
+export interface SseFrame {
+  readonly event: string | null;
+  readonly data: string;
+}
+
+/**
+ * What a mapper calls: the tracking handler of the chain (typed callbacks set the mapped flag),
+ * plus the streaming handle that the contexts carry.
+ */
+export interface MapperTarget {
+  readonly handler: StreamingChatResponseHandler;
+  readonly handle: StreamingHandle;
+}
+
+/**
+ * Turns one provider's decoded wire events into typed handler callbacks. One instance per
+ * stream; stateful. `consumeStream` calls `map` once per event (after resetting the tracker, and
+ * surfaces the event raw when nothing typed fired), then `end` once when the bytes run out.
+ *
+ * `E` is `SseFrame` for SSE formats and the parsed JSON value of a line for NDJSON.
+ */
+export interface StreamMapper<E> {
+  /** Map one event. Returns true once the format's terminal event was seen (the driver stops reading). */
+  map(event: E, target: MapperTarget): boolean;
+  /**
+   * The source ended (or the terminal event was seen). Emit the pending completions and exactly
+   * one terminal callback: `onCompleteResponse` with the provider's metadata, or `onError` when
+   * the stream ended without its terminal event, mid-frame, or after an error event.
+   * `truncatedFrame` is true when bytes of an unfinished frame were left over.
+   */
+  end(target: MapperTarget, truncatedFrame: boolean): void;
+}
