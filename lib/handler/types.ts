@@ -108,6 +108,11 @@ export interface StreamingChatResponseHandler {
   onUnmappedRawEvent?(rawEvent: unknown): void;
   onCompleteResponse(response: ChatResponse): void;
   onError(error: Error): void;
+  /**
+   * Optional: called once by the stream driver before the first event, with the handle that
+   * cancels this stream (lets a handler such as `ChatStream` cancel before any token arrives).
+   */
+  bindStreamingHandle?(handle: StreamingHandle): void;
 }
 
 /** The callback names of a handler. */
