@@ -1,0 +1,234 @@
+import type { ChatResponse, PartialResponseContext, StreamingChatResponseHandler } from '../../handler/types';
+import { aiMessage, chatResponse, partialResponse, partialThinking, responseMetadata } from '../../handler/values';
+import type { OpaquePayload } from '../../parts/types';
+import { StreamError } from '../stream-error';
+import type { MapperTarget, SseFrame, StreamMapper } from '../types';
+import { checkSseFrame } from '../shared/check-sse-frame';
+import { isJsonObject, nonBlankString, nonEmptyString, parseJsonObject, type JsonObject } from '../shared/read-json';
+import { resolveFinishReason } from '../shared/resolve-finish-reason';
+import { ToolCallAccumulator, type ToolCallCompletion } from '../shared/tool-call-accumulator';
+import { truncatedStreamError } from '../shared/truncated-stream-error';
+import { AnthropicUsageTracker } from './anthropic-usage';
+import type { AnthropicBlockDelta, AnthropicContentBlock, AnthropicStreamEvent } from './anthropic-wire';
+import { mapAnthropicStopReason } from './map-anthropic-stop-reason';
+
+/** The payload provider of Anthropic's replayable reasoning data. */
+const PROVIDER = 'anthropic';
+
+function payload(kind: 'signature' | 'redacted_thinking', data: string): OpaquePayload {
+  return Object.freeze({ provider: PROVIDER, kind, data });
+}
+
+/**
+ * Maps an Anthropic Messages stream to handler callbacks.
+ *
+ * - Content blocks by `index`: `text_delta` → partial response, `thinking_delta` → partial
+ *   thinking, `signature_delta` → a signature-only partial thinking (`''` with payload
+ *   `anthropic`/`signature`) so the reasoning part carries it, a `redacted_thinking` block → a
+ *   payload-only partial thinking (`anthropic`/`redacted_thinking`). A `content_block_start` that
+ *   already holds text or thinking delivers it; an empty one maps nothing.
+ * - `tool_use` blocks are the client tool calls, numbered 0, 1, 2 among themselves:
+ *   `input_json_delta` → partial tool call, `content_block_stop` → complete tool call (the raw
+ *   concatenation of the deltas, `"{}"` when empty; the block's start `input` when no delta came).
+ *   A tool block still open at `message_stop` completes there; one still open when the stream
+ *   breaks off before `message_stop` never completes (the failure's partial keeps its deltas).
+ * - Everything the handler API does not model maps nothing and surfaces raw: `message_start`,
+ *   `ping`, `message_delta`, `message_stop` (unless it completes a tool call), `content_block_stop`
+ *   of other blocks, server-side blocks (`server_tool_use`, `web_search_tool_result`, …) and their
+ *   deltas, `citations_delta`, unknown events, frames that are not JSON objects.
+ * - `error` events → `onError` with a `provider` `StreamError` (code = the error's `type`).
+ * - Usage: `message_start` and `message_delta` usage merged per field; id and model from
+ *   `message_start`; finish reason: `stop_reason` mapped by `mapAnthropicStopReason`,
+ *   TOOL_EXECUTION whenever tool calls were made.
+ */
+export class AnthropicMapper implements StreamMapper<SseFrame> {
+  private readonly toolCalls = new ToolCallAccumulator<number>();
+  /** The start `input` of tool blocks that sent a non-empty one, serialised once. */
+  private readonly startInputs = new Map<number, string>();
+  private readonly usage = new AnthropicUsageTracker();
+  private id: string | null = null;
+  private model: string | null = null;
+  private stopReason: string | null = null;
+  private stopSeen = false;
+  private settled = false;
+  private context: PartialResponseContext | null = null;
+
+  /** Maps one SSE frame; returns true at `message_stop` and after an `error` event. */
+  map(frame: SseFrame, target: MapperTarget): boolean {
+    checkSseFrame(frame);
+    if (this.settled || this.stopSeen) return true;
+    const event = parseJsonObject(frame.data) as AnthropicStreamEvent | undefined;
+    if (event === undefined) {
+      if (frame.event !== 'error') return false;
+      this.fail(target, frame.data, frame.data);
+      return true;
+    }
+    switch (typeof event.type === 'string' ? event.type : frame.event) {
+      case 'message_start':
+        this.onMessageStart(event);
+        return false;
+      case 'content_block_start':
+        this.onBlockStart(event, target);
+        return false;
+      case 'content_block_delta':
+        this.onBlockDelta(event, target);
+        return false;
+      case 'content_block_stop':
+        this.onBlockStop(event, target.handler);
+        return false;
+      case 'message_delta':
+        this.stopReason = nonEmptyString(event.delta?.stop_reason) ?? this.stopReason;
+        this.usage.merge(event.usage);
+        return false;
+      case 'message_stop':
+        this.stopSeen = true;
+        this.completeToolCalls(target.handler);
+        return true;
+      case 'error': {
+        // `{"type": "error", "error": {"type", "message"}}`; a flat body is read as the error itself.
+        this.fail(target, isJsonObject(event.error) ? (event.error as JsonObject) : (event as JsonObject), frame.data);
+        return true;
+      }
+      default:
+        return false;
+    }
+  }
+
+  /** Completes the response, or fails a stream that ended before `message_stop` or mid-frame. */
+  end(target: MapperTarget, truncatedFrame: boolean): void {
+    if (this.settled) return;
+    this.settled = true;
+    if (truncatedFrame || !this.stopSeen) {
+      target.handler.onError(truncatedStreamError('message_stop', truncatedFrame));
+      return;
+    }
+    this.completeToolCalls(target.handler);
+    target.handler.onCompleteResponse(this.response());
+  }
+
+  private onMessageStart(event: AnthropicStreamEvent): void {
+    const message = event.message;
+    if (!isJsonObject(message)) return;
+    this.id = nonBlankString(message.id) ?? this.id;
+    this.model = nonBlankString(message.model) ?? this.model;
+    this.usage.merge(message.usage);
+  }
+
+  private onBlockStart(event: AnthropicStreamEvent, target: MapperTarget): void {
+    const block = event.content_block;
+    const index = event.index;
+    if (!isJsonObject(block)) return;
+    const { handler } = target;
+    switch ((block as AnthropicContentBlock).type) {
+      case 'text': {
+        const text = nonEmptyString(block.text);
+        if (text !== null) handler.onPartialResponse?.(partialResponse(text), this.contextOf(target));
+        return;
+      }
+      case 'thinking': {
+        const thinking = nonEmptyString(block.thinking);
+        if (thinking !== null) handler.onPartialThinking?.(partialThinking(thinking), this.contextOf(target));
+        const signature = nonEmptyString(block.signature);
+        if (signature !== null) handler.onPartialThinking?.(partialThinking('', payload('signature', signature)), this.contextOf(target));
+        return;
+      }
+      case 'redacted_thinking':
+        if (typeof block.data === 'string') {
+          handler.onPartialThinking?.(partialThinking('', payload('redacted_thinking', block.data)), this.contextOf(target));
+        }
+        return;
+      case 'tool_use': {
+        const name = nonBlankString(block.name);
+        // A block whose index was seen before, or that has no name, is no call the handler can take.
+        if (typeof index !== 'number' || name === null || this.toolCalls.has(index)) return;
+        this.toolCalls.start(index, nonEmptyString(block.id), name);
+        if (isJsonObject(block.input) && Object.keys(block.input).length > 0) this.startInputs.set(index, JSON.stringify(block.input));
+        return;
+      }
+      default:
+        return;
+    }
+  }
+
+  private onBlockDelta(event: AnthropicStreamEvent, target: MapperTarget): void {
+    const delta = event.delta;
+    if (!isJsonObject(delta)) return;
+    const { handler } = target;
+    switch ((delta as AnthropicBlockDelta).type) {
+      case 'text_delta': {
+        const text = nonEmptyString(delta.text);
+        if (text !== null) handler.onPartialResponse?.(partialResponse(text), this.contextOf(target));
+        return;
+      }
+      case 'thinking_delta': {
+        const thinking = nonEmptyString(delta.thinking);
+        if (thinking !== null) handler.onPartialThinking?.(partialThinking(thinking), this.contextOf(target));
+        return;
+      }
+      case 'signature_delta': {
+        const signature = nonEmptyString(delta.signature);
+        if (signature !== null) handler.onPartialThinking?.(partialThinking('', payload('signature', signature)), this.contextOf(target));
+        return;
+      }
+      case 'input_json_delta': {
+        // Server-side tool blocks stream input_json_delta too; only client tool_use blocks are calls.
+        if (typeof event.index !== 'number' || typeof delta.partial_json !== 'string') return;
+        const partial = this.toolCalls.append(event.index, delta.partial_json);
+        if (partial !== null) handler.onPartialToolCall?.(partial, this.contextOf(target));
+        return;
+      }
+      default:
+        return;
+    }
+  }
+
+  private onBlockStop(event: AnthropicStreamEvent, handler: StreamingChatResponseHandler): void {
+    if (typeof event.index === 'number' && this.toolCalls.isOpen(event.index)) this.completeToolCall(event.index, handler);
+  }
+
+  private completeToolCall(index: number, handler: StreamingChatResponseHandler): void {
+    const complete = this.toolCalls.complete(index, this.completionOf(index));
+    if (complete !== null) handler.onCompleteToolCall?.(complete);
+  }
+
+  private completeToolCalls(handler: StreamingChatResponseHandler): void {
+    if (this.toolCalls.openCount === 0) return;
+    for (const complete of this.toolCalls.completeAll(this.completionOf)) handler.onCompleteToolCall?.(complete);
+  }
+
+  /** A tool block that got no input_json_delta completes with the `input` it started with, if any. */
+  private readonly completionOf = (index: number): ToolCallCompletion | undefined => {
+    const startInput = this.startInputs.get(index);
+    if (startInput === undefined || this.toolCalls.argumentsOf(index) !== '') return undefined;
+    return { arguments: startInput };
+  };
+
+  /** Reports an error event: `error` is its error object, or the frame's text when it is not JSON. */
+  private fail(target: MapperTarget, error: JsonObject | string, frame: string): void {
+    this.settled = true;
+    const fields: JsonObject = typeof error === 'string' ? {} : error;
+    const message = nonBlankString(fields.message) ?? (typeof error === 'string' && error.trim() !== '' ? error : 'The provider reported an error');
+    const code = fields.type === 'error' ? undefined : (nonBlankString(fields.type) ?? undefined);
+    target.handler.onError(new StreamError('provider', message, { body: error, code, frame }));
+  }
+
+  private response(): ChatResponse {
+    return chatResponse(
+      aiMessage([]),
+      responseMetadata({
+        id: this.id,
+        modelName: this.model,
+        tokenUsage: this.usage.tokenUsage(),
+        finishReason: resolveFinishReason(mapAnthropicStopReason(this.stopReason), this.toolCalls.callCount),
+      }),
+    );
+  }
+
+  /** One context object for every partial of this stream. */
+  private contextOf(target: MapperTarget): PartialResponseContext {
+    if (this.context === null || this.context.streamingHandle !== target.handle) {
+      this.context = Object.freeze({ streamingHandle: target.handle });
+    }
+    return this.context;
+  }
+}

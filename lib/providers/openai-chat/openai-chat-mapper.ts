@@ -1,0 +1,219 @@
+import type { ChatResponse, FinishReason, PartialResponseContext, StreamingChatResponseHandler, TokenUsage } from '../../handler/types';
+import { aiMessage, chatResponse, partialResponse, partialThinking, responseMetadata } from '../../handler/values';
+import { StreamError } from '../stream-error';
+import type { MapperTarget, SseFrame, StreamMapper } from '../types';
+import { checkSseFrame } from '../shared/check-sse-frame';
+import { isJsonObject, nonBlankString, nonEmptyString, parseJsonObject, type JsonObject } from '../shared/read-json';
+import { resolveFinishReason } from '../shared/resolve-finish-reason';
+import { ToolCallAccumulator } from '../shared/tool-call-accumulator';
+import { truncatedStreamError } from '../shared/truncated-stream-error';
+import { mapOpenAIChatFinishReason } from './map-openai-chat-finish-reason';
+import { openAIChatTokenUsage } from './openai-chat-usage';
+import type { ChatChoiceDelta, ChatCompletionChunk, ChatDelta, ChatToolCallDelta } from './openai-chat-wire';
+
+/** The aiMessage attribute that carries a refusal's text. */
+export const REFUSAL_ATTRIBUTE = 'refusal';
+
+/** The accumulator key of a deprecated `function_call` delta (tool-call keys are call numbers ≥ 0). */
+const FUNCTION_CALL_KEY = -1;
+
+/**
+ * Maps an OpenAI Chat Completions stream (and compatible servers': DeepSeek, vLLM, OpenRouter,
+ * Azure, Ollama's OpenAI endpoint) to handler callbacks.
+ *
+ * - Only choice 0 is mapped; chunks for other choices surface raw. A choice without an `index`
+ *   counts as choice 0 (single-choice servers that omit it).
+ * - `reasoning_content` (or `reasoning`) → partial thinking, delivered before the chunk's
+ *   `content` → partial response.
+ * - `tool_calls[]` deltas → partial tool calls. A delta belongs to the call of its `index`; a
+ *   delta without one belongs to the last call unless it brings a new id. A call completes when a
+ *   new call starts, at choice 0's finish chunk, or at the end of a complete stream; a delta for a
+ *   call that has completed maps nothing.
+ * - `delta.refusal` is not answer text: it maps nothing (surfaces raw); the final response gets
+ *   `finishReason: 'CONTENT_FILTER'` and the concatenated refusal in
+ *   `aiMessage.attributes.refusal`.
+ * - Role-only, finish-only and usage-only chunks map nothing; their id, model, usage and finish
+ *   reason land in the final metadata (the last non-blank id/model and the last usage win).
+ * - An `error` object (or a flat `{"object": "error"}` body, or an `event: error` frame whose
+ *   data is not JSON) → `onError` with a `provider` `StreamError`; nothing is mapped after it.
+ *   Any other frame that is not a JSON object surfaces raw.
+ * - Terminal event: `data: [DONE]` (`map` returns true), or choice 0's finish chunk (the stream
+ *   may still end without `[DONE]`). Ending without either, or mid-frame, fails with `truncated`.
+ * - Finish reason: TOOL_EXECUTION when tool calls were made, else CONTENT_FILTER after a refusal,
+ *   else `finish_reason` mapped by `mapOpenAIChatFinishReason`.
+ */
+export class OpenAIChatMapper implements StreamMapper<SseFrame> {
+  private readonly toolCalls = new ToolCallAccumulator<number>();
+  /** The latest call key of each wire `tool_calls[].index`. */
+  private readonly keyByWireIndex = new Map<number, number>();
+  /** The call the last tool-call delta went to (for deltas without an index). */
+  private lastKey: number | null = null;
+  private readonly refusal: string[] = [];
+  private id: string | null = null;
+  private model: string | null = null;
+  private usage: TokenUsage | null = null;
+  private finishReason: string | null = null;
+  private finishSeen = false;
+  private doneSeen = false;
+  private settled = false;
+  private context: PartialResponseContext | null = null;
+
+  /** Maps one SSE frame; returns true at `[DONE]` and after an error (nothing more is read). */
+  map(frame: SseFrame, target: MapperTarget): boolean {
+    checkSseFrame(frame);
+    if (this.settled || this.doneSeen) return true;
+    if (frame.data === '[DONE]') {
+      this.doneSeen = true;
+      return true;
+    }
+    const chunk = parseJsonObject(frame.data);
+    if (chunk === undefined) {
+      if (frame.event !== 'error') return false;
+      this.fail(target, frame.data, frame.data);
+      return true;
+    }
+    if (isErrorChunk(chunk)) {
+      this.fail(target, chunk, frame.data);
+      return true;
+    }
+    this.noteEnvelope(chunk as ChatCompletionChunk);
+    const choices = chunk.choices;
+    if (Array.isArray(choices)) {
+      for (const choice of choices as readonly unknown[]) {
+        if (isJsonObject(choice) && (choice.index === 0 || choice.index === undefined)) this.mapChoice(choice as ChatChoiceDelta, target);
+      }
+    }
+    return false;
+  }
+
+  /** Completes pending tool calls and the response, or fails a stream that did not finish. */
+  end(target: MapperTarget, truncatedFrame: boolean): void {
+    if (this.settled) return;
+    this.settled = true;
+    if (truncatedFrame || !(this.doneSeen || this.finishSeen)) {
+      target.handler.onError(truncatedStreamError('data: [DONE] or a finish chunk', truncatedFrame));
+      return;
+    }
+    this.completeToolCalls(target.handler);
+    target.handler.onCompleteResponse(this.response());
+  }
+
+  private noteEnvelope(chunk: ChatCompletionChunk): void {
+    // Every chunk repeats id and model: only a changed value needs a look.
+    if (chunk.id !== this.id) this.id = nonBlankString(chunk.id) ?? this.id;
+    if (chunk.model !== this.model) this.model = nonBlankString(chunk.model) ?? this.model;
+    if (chunk.usage !== undefined && chunk.usage !== null) this.usage = openAIChatTokenUsage(chunk.usage) ?? this.usage;
+  }
+
+  private mapChoice(choice: ChatChoiceDelta, target: MapperTarget): void {
+    const delta = choice.delta;
+    if (isJsonObject(delta)) this.mapDelta(delta as ChatDelta, target);
+    const finishReason = nonEmptyString(choice.finish_reason);
+    if (finishReason !== null) {
+      this.finishReason = finishReason;
+      this.finishSeen = true;
+      this.completeToolCalls(target.handler);
+    }
+  }
+
+  private mapDelta(delta: ChatDelta, target: MapperTarget): void {
+    const { handler } = target;
+    const reasoning = nonEmptyString(delta.reasoning_content) ?? nonEmptyString(delta.reasoning);
+    if (reasoning !== null) handler.onPartialThinking?.(partialThinking(reasoning), this.contextOf(target));
+    const content = nonEmptyString(delta.content);
+    if (content !== null) handler.onPartialResponse?.(partialResponse(content), this.contextOf(target));
+    const refusal = nonEmptyString(delta.refusal);
+    if (refusal !== null) this.refusal.push(refusal);
+    if (Array.isArray(delta.tool_calls)) {
+      for (const toolCall of delta.tool_calls as readonly unknown[]) {
+        if (isJsonObject(toolCall)) this.mapToolCallDelta(toolCall as ChatToolCallDelta, target);
+      }
+    }
+    if (isJsonObject(delta.function_call)) this.mapFunctionCallDelta(delta.function_call, target);
+  }
+
+  private mapToolCallDelta(delta: ChatToolCallDelta, target: MapperTarget): void {
+    const id = nonEmptyString(delta.id);
+    const fn = isJsonObject(delta.function) ? delta.function : undefined;
+    const name = nonBlankString(fn?.name);
+    const wireIndex = typeof delta.index === 'number' ? delta.index : null;
+    let key = wireIndex === null ? this.lastKey : (this.keyByWireIndex.get(wireIndex) ?? null);
+    if (key !== null && id !== null) {
+      const knownId = this.toolCalls.idOf(key);
+      if (knownId !== null && knownId !== undefined && knownId !== id) key = null;
+    }
+    if (key === null) {
+      this.completeToolCalls(target.handler);
+      key = this.toolCalls.callCount;
+      this.toolCalls.start(key, id, name ?? '');
+      if (wireIndex !== null) this.keyByWireIndex.set(wireIndex, key);
+    } else {
+      this.toolCalls.identify(key, id, name);
+    }
+    this.lastKey = key;
+    this.appendArguments(key, fn?.arguments, target);
+  }
+
+  private mapFunctionCallDelta(delta: JsonObject, target: MapperTarget): void {
+    if (!this.toolCalls.has(FUNCTION_CALL_KEY)) {
+      this.completeToolCalls(target.handler);
+      this.toolCalls.start(FUNCTION_CALL_KEY, null, nonBlankString(delta.name) ?? '');
+    } else {
+      this.toolCalls.identify(FUNCTION_CALL_KEY, null, nonBlankString(delta.name));
+    }
+    this.appendArguments(FUNCTION_CALL_KEY, delta.arguments, target);
+  }
+
+  private appendArguments(key: number, fragment: unknown, target: MapperTarget): void {
+    if (typeof fragment !== 'string') return;
+    const partial = this.toolCalls.append(key, fragment);
+    if (partial !== null) target.handler.onPartialToolCall?.(partial, this.contextOf(target));
+  }
+
+  private completeToolCalls(handler: StreamingChatResponseHandler): void {
+    if (this.toolCalls.openCount === 0) return;
+    for (const complete of this.toolCalls.completeAll()) handler.onCompleteToolCall?.(complete);
+  }
+
+  /** Reports an in-stream error: `chunk` is the parsed frame, or its text when it is not JSON. */
+  private fail(target: MapperTarget, chunk: JsonObject | string, frame: string): void {
+    this.settled = true;
+    const body = typeof chunk === 'string' ? chunk : isJsonObject(chunk.error) || typeof chunk.error === 'string' ? chunk.error : chunk;
+    const fields = isJsonObject(body) ? body : {};
+    const message = nonBlankString(fields.message) ?? (typeof body === 'string' && body.trim() !== '' ? body : 'The provider reported an error');
+    const code = nonBlankString(fields.code) ?? nonBlankString(fields.type) ?? undefined;
+    const status = typeof fields.code === 'number' && Number.isInteger(fields.code) ? fields.code : undefined;
+    target.handler.onError(new StreamError('provider', message, { body, code, status, frame }));
+  }
+
+  private response(): ChatResponse {
+    let finishReason: FinishReason | null = mapOpenAIChatFinishReason(this.finishReason);
+    const attributes: Record<string, string> = {};
+    if (this.refusal.length > 0) {
+      attributes[REFUSAL_ATTRIBUTE] = this.refusal.join('');
+      finishReason = 'CONTENT_FILTER';
+    }
+    return chatResponse(
+      aiMessage([], attributes),
+      responseMetadata({
+        id: this.id,
+        modelName: this.model,
+        tokenUsage: this.usage,
+        finishReason: resolveFinishReason(finishReason, this.toolCalls.callCount),
+      }),
+    );
+  }
+
+  /** One context object for every partial of this stream. */
+  private contextOf(target: MapperTarget): PartialResponseContext {
+    if (this.context === null || this.context.streamingHandle !== target.handle) {
+      this.context = Object.freeze({ streamingHandle: target.handle });
+    }
+    return this.context;
+  }
+}
+
+/** True for an in-stream error: an `error` member, or a flat `{"object": "error", …}` body. */
+function isErrorChunk(chunk: JsonObject): boolean {
+  return (chunk.error !== undefined && chunk.error !== null) || chunk.object === 'error';
+}

@@ -1,0 +1,36 @@
+/** A parsed JSON object whose fields are not known yet. */
+export type JsonObject = { readonly [key: string]: unknown };
+
+/** True for a non-null, non-array object. */
+export function isJsonObject(value: unknown): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * Parses a frame's data as a JSON object; undefined when it is not JSON or not an object (the
+ * caller then surfaces the frame raw, its bytes untouched).
+ */
+export function parseJsonObject(text: string): JsonObject | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  return isJsonObject(value) ? value : undefined;
+}
+
+/** The value when it is a non-empty string, else null. */
+export function nonEmptyString(value: unknown): string | null {
+  return typeof value === 'string' && value.length > 0 ? value : null;
+}
+
+/** The value when it is a string that is not blank, else null. */
+export function nonBlankString(value: unknown): string | null {
+  return typeof value === 'string' && value.trim().length > 0 ? value : null;
+}
+
+/** The value when it is a token count (an integer ≥ 0), else null. */
+export function tokenCount(value: unknown): number | null {
+  return typeof value === 'number' && Number.isInteger(value) && value >= 0 ? value : null;
+}

@@ -1,0 +1,109 @@
+import { createParser } from 'eventsource-parser';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { ChatResponse, StreamingChatResponseHandler } from '../../../lib/handler/types';
+import { consumeStream } from '../../../lib/providers/consume-stream';
+import type { SseFrame, WireFormat } from '../../../lib/providers/types';
+
+/** The recorded provider streams, beside the repository (never copied into it). */
+export const FIXTURES_DIR = path.resolve(__dirname, '../../..', '../shared/fixtures');
+
+/** One manifest entry, as far as these tests read it. */
+export interface FixtureEntry {
+  readonly file: string;
+  readonly format: WireFormat;
+  readonly expected: {
+    readonly id: string | null;
+    readonly model: string | null;
+    readonly text: string | null;
+    readonly refusal?: string | null;
+    readonly reasoning: string | null;
+    readonly reasoningSignatures: readonly string[];
+    readonly toolCalls: ReadonlyArray<{ readonly id: string | null; readonly name: string; readonly arguments: string; readonly blockNotStopped?: boolean }>;
+    readonly finishReason: string | null;
+    readonly usage: Record<string, unknown> | null;
+    readonly serverToolEvents: readonly string[];
+    readonly terminal: string | null;
+  };
+}
+
+/** True when the fixtures folder is there; else warns once per suite so the skip is visible. */
+export function fixturesAvailable(suite: string): boolean {
+  if (fs.existsSync(path.join(FIXTURES_DIR, 'manifest.json'))) return true;
+  console.warn(`${suite}: skipped, no recorded fixtures at ${FIXTURES_DIR}`);
+  return false;
+}
+
+/** The manifest entries of one format (empty when the fixtures are absent). */
+export function fixtureEntries(format: WireFormat): FixtureEntry[] {
+  const manifest = path.join(FIXTURES_DIR, 'manifest.json');
+  if (!fs.existsSync(manifest)) return [];
+  return (JSON.parse(fs.readFileSync(manifest, 'utf8')) as FixtureEntry[]).filter((entry) => entry.format === format);
+}
+
+/** The bytes of a fixture file. */
+export function readFixture(file: string): Uint8Array {
+  return new Uint8Array(fs.readFileSync(path.join(FIXTURES_DIR, file)));
+}
+
+/** The SSE frames of a body as eventsource-parser decodes them, `[DONE]` included (the reference for raw events). */
+export function referenceSseFrames(bytes: Uint8Array): SseFrame[] {
+  const frames: SseFrame[] = [];
+  const parser = createParser({ onEvent: (message) => frames.push({ event: message.event ?? null, data: message.data }) });
+  parser.feed(new TextDecoder().decode(bytes));
+  return frames;
+}
+
+/** One callback as recorded: its name and its value (contexts left out). */
+export type RecordedEvent = readonly [string, unknown];
+
+/** The callbacks of one run, in order, and how it ended. */
+export interface RecordedRun {
+  readonly events: RecordedEvent[];
+  readonly outcome: Awaited<ReturnType<typeof consumeStream>>;
+  /** The final response (completed) or the partial one (failed/cancelled). */
+  readonly response: ChatResponse;
+}
+
+/** Feeds `chunks` (the body, split anywhere) to `consumeStream` and records every callback. */
+export async function recordRun(chunks: readonly Uint8Array[], format: WireFormat): Promise<RecordedRun> {
+  const events: RecordedEvent[] = [];
+  const handler: StreamingChatResponseHandler = {
+    onPartialResponse: (partial) => events.push(['partialResponse', partial]),
+    onPartialThinking: (partial) => events.push(['partialThinking', partial]),
+    onPartialToolCall: (partial) => events.push(['partialToolCall', partial]),
+    onCompleteToolCall: (complete) => events.push(['completeToolCall', complete]),
+    onUnmappedRawEvent: (raw) => events.push(['unmappedRawEvent', raw]),
+    onCompleteResponse: (response) => events.push(['completeResponse', response]),
+    onError: (error) => events.push(['error', error]),
+  };
+  async function* source(): AsyncGenerator<Uint8Array> {
+    for (const chunk of chunks) yield chunk;
+  }
+  const outcome = await consumeStream(source(), handler, { format });
+  const response = outcome.status === 'completed' ? outcome.response : outcome.partial;
+  return { events, outcome, response };
+}
+
+/** Splits `bytes` at the given offsets (sorted, deduplicated, inside the body). */
+export function splitAt(bytes: Uint8Array, offsets: readonly number[]): Uint8Array[] {
+  const cuts = [...new Set(offsets)].filter((offset) => offset > 0 && offset < bytes.length).sort((a, b) => a - b);
+  const chunks: Uint8Array[] = [];
+  let from = 0;
+  for (const cut of cuts) {
+    chunks.push(bytes.subarray(from, cut));
+    from = cut;
+  }
+  chunks.push(bytes.subarray(from));
+  return chunks;
+}
+
+/** The values of the callbacks of one name, in order. */
+export function valuesOf<T>(events: readonly RecordedEvent[], name: string): T[] {
+  return events.filter((event) => event[0] === name).map((event) => event[1] as T);
+}
+
+/** The `data` of every signature payload on the response's reasoning parts, in order. */
+export function reasoningSignatures(response: ChatResponse): string[] {
+  return response.aiMessage.parts.flatMap((part) => (part.type === 'reasoning' && part.payload?.kind === 'signature' ? [part.payload.data] : []));
+}

@@ -1,0 +1,86 @@
+import { MappingTrackingHandler } from '../../../lib/handler/mapping-tracking-handler';
+import type { ChatResponse, StreamingChatResponseHandler, StreamingHandle } from '../../../lib/handler/types';
+import { StreamError } from '../../../lib/providers/stream-error';
+import type { SseFrame, StreamMapper } from '../../../lib/providers/types';
+
+/** One callback, in a compact form that deep equality can compare. */
+export type Step =
+  | readonly ['thinking', string, unknown?]
+  | readonly ['text', string, unknown?]
+  | readonly ['toolDelta', number, string | null, string, string]
+  | readonly ['tool', number, string | null, string, string, unknown?]
+  | readonly ['raw', unknown]
+  | readonly ['complete', ChatResponse['metadata'], ChatResponse['aiMessage']['attributes']]
+  | readonly ['error', string, string];
+
+/** What a run of frames through a mapper produced. */
+export interface HarnessRun {
+  readonly steps: Step[];
+  /** The values `map` returned, frame by frame. */
+  readonly returns: boolean[];
+  readonly errors: Error[];
+}
+
+const HANDLE: StreamingHandle = Object.freeze({ cancel() {}, isCancelled: () => false });
+
+/**
+ * Drives a mapper the way the stream driver does — reset the tracker, map, surface the frame raw
+ * when nothing typed fired; stop once `map` returns true; then `end` — and records the callbacks.
+ */
+export function runFrames(mapper: StreamMapper<SseFrame>, frames: readonly SseFrame[], truncatedFrame = false): HarnessRun {
+  const steps: Step[] = [];
+  const errors: Error[] = [];
+  const contexts = new Set<unknown>();
+  const recorder: StreamingChatResponseHandler = {
+    onPartialThinking(partial, context) {
+      contexts.add(context);
+      steps.push(partial.payload === undefined ? ['thinking', partial.text] : ['thinking', partial.text, partial.payload]);
+    },
+    onPartialResponse(partial, context) {
+      contexts.add(context);
+      steps.push(partial.payload === undefined ? ['text', partial.text] : ['text', partial.text, partial.payload]);
+    },
+    onPartialToolCall(partial, context) {
+      contexts.add(context);
+      steps.push(['toolDelta', partial.index, partial.id, partial.name, partial.partialArguments]);
+    },
+    onCompleteToolCall(complete) {
+      const { id, name, arguments: args } = complete.toolExecutionRequest;
+      steps.push(complete.payload === undefined ? ['tool', complete.index, id, name, args] : ['tool', complete.index, id, name, args, complete.payload]);
+    },
+    onUnmappedRawEvent(raw) {
+      steps.push(['raw', raw]);
+    },
+    onCompleteResponse(response) {
+      steps.push(['complete', response.metadata, response.aiMessage.attributes]);
+    },
+    onError(error) {
+      errors.push(error);
+      steps.push(['error', StreamError.isInstance(error) ? error.kind : error.name, error.message]);
+    },
+  };
+  const tracker = new MappingTrackingHandler(recorder);
+  const target = { handler: tracker, handle: HANDLE };
+  const returns: boolean[] = [];
+  for (const frame of frames) {
+    tracker.resetMappingTracking();
+    const done = mapper.map(frame, target);
+    returns.push(done);
+    if (!tracker.wasMapped() && frame.data !== '[DONE]') tracker.onUnmappedRawEvent(frame);
+    if (done) break;
+  }
+  tracker.resetMappingTracking();
+  mapper.end(target, truncatedFrame);
+  if (contexts.size > 1) throw new Error(`Expected one context object per stream, got ${contexts.size}`);
+  return { steps, returns, errors };
+}
+
+/** An SSE frame without an event name whose data is `value` as JSON (OpenAI Chat, Gemini). */
+export function dataFrame(value: unknown): SseFrame {
+  return { event: null, data: JSON.stringify(value) };
+}
+
+/** An SSE frame named after the JSON's `type` (Anthropic, OpenAI Responses). */
+export function typedFrame(value: { readonly type: string } & Record<string, unknown>): SseFrame {
+  return { event: value.type, data: JSON.stringify(value) };
+}
