@@ -1,0 +1,46 @@
+/** One step of a JSON path: an object key or an array index. */
+export type JsonPathSegment = string | number;
+
+/**
+ * Parses the JSON paths of Gemini's streamed function-call arguments — `$`, then `.key`,
+ * `[index]` or `['key']` / `["key"]` steps, e.g. `$.recipe.ingredients[0].name` — into their
+ * segments. Returns null when the text is not such a path.
+ */
+export function parseJsonPath(path: string): JsonPathSegment[] | null {
+  if (path.charCodeAt(0) !== 36 /* $ */) return null;
+  const segments: JsonPathSegment[] = [];
+  let at = 1;
+  while (at < path.length) {
+    const char = path[at];
+    if (char === '.') {
+      let end = at + 1;
+      while (end < path.length && path[end] !== '.' && path[end] !== '[') end++;
+      if (end === at + 1) return null;
+      segments.push(path.slice(at + 1, end));
+      at = end;
+    } else if (char === '[') {
+      const quote = path[at + 1];
+      if (quote === "'" || quote === '"') {
+        let key = '';
+        let end = at + 2;
+        while (end < path.length && path[end] !== quote) {
+          if (path[end] === '\\' && end + 1 < path.length) end++;
+          key += path[end];
+          end++;
+        }
+        if (path[end + 1] !== ']') return null;
+        segments.push(key);
+        at = end + 2;
+      } else {
+        const close = path.indexOf(']', at);
+        const digits = close < 0 ? '' : path.slice(at + 1, close);
+        if (!/^\d+$/.test(digits)) return null;
+        segments.push(Number(digits));
+        at = close + 1;
+      }
+    } else {
+      return null;
+    }
+  }
+  return segments;
+}

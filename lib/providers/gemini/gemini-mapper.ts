@@ -1,0 +1,197 @@
+import type { StreamingHandle, TokenUsage } from '../../handler/types';
+import { aiMessage, chatResponse, partialResponse, partialThinking, responseMetadata } from '../../handler/values';
+import type { OpaquePayload } from '../../parts/types';
+import { isJsonObject, parseJsonObject } from '../shared/read-json';
+import { resolveFinishReason } from '../shared/resolve-finish-reason';
+import { ToolCallAccumulator } from '../shared/tool-call-accumulator';
+import { truncatedStreamError } from '../shared/truncated-stream-error';
+import { StreamError } from '../stream-error';
+import type { MapperTarget, SseFrame, StreamMapper } from '../types';
+import { geminiUsage } from './gemini-usage';
+import type { GeminiCandidate, GeminiChunk, GeminiFunctionCall, GeminiPart } from './gemini-wire';
+import { mapGeminiFinishReason } from './map-gemini-finish-reason';
+import { PartialArgsAssembler } from './partial-args-assembler';
+
+/** Candidate fields that are mapped or carry nothing a caller could miss. */
+const KNOWN_CANDIDATE_FIELDS: ReadonlySet<string> = new Set(['content', 'finishReason', 'finishMessage', 'index', 'safetyRatings', 'tokenCount', 'avgLogprobs']);
+
+/** A function call whose arguments are still streaming. */
+interface StreamingCall {
+  readonly key: number;
+  readonly args: PartialArgsAssembler;
+  payload: OpaquePayload | undefined;
+}
+
+function str(value: unknown): string | null {
+  return typeof value === 'string' ? value : null;
+}
+
+function signatureOf(part: GeminiPart): OpaquePayload | undefined {
+  const signature = str(part.thoughtSignature);
+  return signature === null || signature.length === 0 ? undefined : { provider: 'google', kind: 'thought_signature', data: signature };
+}
+
+/** The first candidate (index 0, or no index); other candidates are not mapped. */
+function firstCandidate(candidates: unknown): GeminiCandidate | null {
+  if (!Array.isArray(candidates)) return null;
+  for (const candidate of candidates) {
+    if (isJsonObject(candidate) && (candidate.index === undefined || candidate.index === 0)) return candidate as GeminiCandidate;
+  }
+  return null;
+}
+
+/**
+ * Maps Gemini `streamGenerateContent?alt=sse` chunks to handler callbacks.
+ *
+ * - Text parts → partial response; `thought: true` parts → partial thinking. A part's
+ *   `thoughtSignature` rides along as payload `google`/`thought_signature` on the callback of the
+ *   part that carried it — an empty text part with a signature becomes a signature-only partial.
+ * - `functionCall` parts → complete tool calls with a 0-based index (id: the call's `id`, else
+ *   null; payload: its thought signature). A call streamed as `partialArgs` (`willContinue`)
+ *   yields partial tool calls whose fragments concatenate to its JSON arguments, and completes
+ *   at an empty `functionCall {}` or at the first chunk without `willContinue`.
+ * - `finishReason` (the last one wins; a stream may carry several) and the last `usageMetadata`
+ *   with counts go into the metadata; the stream completes when the bytes end after a finish
+ *   reason (or after a `promptFeedback.blockReason`: `CONTENT_FILTER`), and is reported as
+ *   truncated otherwise. A chunk with an `error` object ends it with one `onError`.
+ * - Chunks that map nothing (usage-only, finish-only, `functionResponse` …) surface raw; a chunk
+ *   that maps something and also carries other parts or candidate fields (grounding, citations)
+ *   is surfaced raw as well, once, after its callbacks.
+ */
+export class GeminiMapper implements StreamMapper<SseFrame> {
+  private readonly calls = new ToolCallAccumulator<number>();
+  private streaming: StreamingCall | null = null;
+  private context: { readonly streamingHandle: StreamingHandle } | null = null;
+  private id: string | null = null;
+  private model: string | null = null;
+  private usage: TokenUsage | null = null;
+  private finishReason: string | null = null;
+  private blocked = false;
+  private toolCallsMade = 0;
+  private ended = false;
+  /** Whether the chunk being mapped delivered a typed callback. */
+  private mapped = false;
+
+  /** Maps one SSE frame; returns true only after an error chunk (finish reasons may repeat). */
+  map(frame: SseFrame, target: MapperTarget): boolean {
+    if (this.ended) return true;
+    const chunk = parseJsonObject(frame.data) as GeminiChunk | undefined;
+    if (chunk === undefined) return false;
+    if (chunk.error !== undefined && chunk.error !== null) {
+      this.fail(target, chunk, frame);
+      return true;
+    }
+    this.id = str(chunk.responseId) ?? this.id;
+    this.model = str(chunk.modelVersion) ?? this.model;
+    this.usage = geminiUsage(chunk.usageMetadata) ?? this.usage;
+    if (isJsonObject(chunk.promptFeedback) && str(chunk.promptFeedback.blockReason) !== null) this.blocked = true;
+    const candidate = firstCandidate(chunk.candidates);
+    if (candidate === null) return false;
+    this.mapped = false;
+    let unmapped = false;
+    const parts = isJsonObject(candidate.content) ? candidate.content.parts : undefined;
+    if (Array.isArray(parts)) {
+      for (const part of parts) {
+        if (!isJsonObject(part) || !this.mapPart(part as GeminiPart, target)) unmapped = true;
+      }
+    }
+    for (const field of Object.keys(candidate)) if (!KNOWN_CANDIDATE_FIELDS.has(field)) unmapped = true;
+    const finishReason = str(candidate.finishReason);
+    if (finishReason !== null) this.finishReason = finishReason;
+    if (this.mapped && unmapped) target.handler.onUnmappedRawEvent?.(frame);
+    return false;
+  }
+
+  /**
+   * Ends the stream: completes a call still streaming and the response when a finish reason (or
+   * a prompt block) was seen and no frame was cut; otherwise reports a truncated stream.
+   */
+  end(target: MapperTarget, truncatedFrame: boolean): void {
+    if (this.ended) return;
+    if (truncatedFrame || (this.finishReason === null && !this.blocked)) {
+      this.ended = true;
+      target.handler.onError(truncatedStreamError('a chunk with a finishReason', truncatedFrame));
+      return;
+    }
+    this.completeStreamingCall(target);
+    const finishReason = resolveFinishReason(this.finishReason === null ? 'CONTENT_FILTER' : mapGeminiFinishReason(this.finishReason), this.toolCallsMade);
+    const metadata = responseMetadata({ id: this.id, modelName: this.model, tokenUsage: this.usage, finishReason });
+    this.ended = true;
+    target.handler.onCompleteResponse(chatResponse(aiMessage([]), metadata));
+  }
+
+  private contextFor(target: MapperTarget): { readonly streamingHandle: StreamingHandle } {
+    if (this.context === null || this.context.streamingHandle !== target.handle) {
+      this.context = Object.freeze({ streamingHandle: target.handle });
+    }
+    return this.context;
+  }
+
+  /** Maps one part; false when it is of a kind that is not mapped (it then surfaces raw). */
+  private mapPart(part: GeminiPart, target: MapperTarget): boolean {
+    if (isJsonObject(part.functionCall)) {
+      this.mapFunctionCall(part.functionCall, signatureOf(part), target);
+      return true;
+    }
+    const text = str(part.text);
+    const payload = signatureOf(part);
+    if (text === null && payload === undefined) return false;
+    if ((text === null || text.length === 0) && payload === undefined) return true;
+    this.completeStreamingCall(target);
+    this.mapped = true;
+    if (part.thought === true) target.handler.onPartialThinking?.(partialThinking(text ?? '', payload), this.contextFor(target));
+    else target.handler.onPartialResponse?.(partialResponse(text ?? '', payload), this.contextFor(target));
+    return true;
+  }
+
+  private mapFunctionCall(call: GeminiFunctionCall, payload: OpaquePayload | undefined, target: MapperTarget): void {
+    const name = str(call.name);
+    if (name !== null && name.trim().length > 0) {
+      // A named functionCall always starts a new call.
+      this.completeStreamingCall(target);
+      const key = this.calls.callCount;
+      this.calls.start(key, str(call.id), name);
+      const args = new PartialArgsAssembler();
+      if (isJsonObject(call.args)) args.seed(call.args);
+      this.streaming = { key, args, payload };
+    } else if (this.streaming === null) {
+      return;
+    } else if (payload !== undefined) {
+      this.streaming.payload ??= payload;
+    }
+    const streaming = this.streaming!;
+    if (Array.isArray(call.partialArgs)) {
+      for (const arg of call.partialArgs) this.deliverFragment(streaming.key, streaming.args.apply(arg), target);
+    }
+    if (call.willContinue !== true) this.completeStreamingCall(target);
+  }
+
+  private deliverFragment(key: number, fragment: string, target: MapperTarget): void {
+    if (fragment.length === 0) return;
+    const partial = this.calls.append(key, fragment);
+    if (partial === null) return;
+    this.mapped = true;
+    target.handler.onPartialToolCall?.(partial, this.contextFor(target));
+  }
+
+  private completeStreamingCall(target: MapperTarget): void {
+    const streaming = this.streaming;
+    if (streaming === null) return;
+    this.streaming = null;
+    this.deliverFragment(streaming.key, streaming.args.close(), target);
+    const complete = this.calls.complete(streaming.key, { arguments: streaming.args.toJson(), payload: streaming.payload });
+    if (complete === null) return;
+    this.toolCallsMade++;
+    this.mapped = true;
+    target.handler.onCompleteToolCall?.(complete);
+  }
+
+  private fail(target: MapperTarget, chunk: GeminiChunk, frame: SseFrame): void {
+    const error = isJsonObject(chunk.error) ? chunk.error : {};
+    const message = str(error.message) ?? 'The provider reported an error';
+    const status = typeof error.code === 'number' ? error.code : undefined;
+    const code = str(error.status) ?? undefined;
+    this.ended = true;
+    target.handler.onError(new StreamError('provider', message, { status, code, body: chunk.error, frame: frame.data }));
+  }
+}

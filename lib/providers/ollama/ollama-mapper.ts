@@ -1,0 +1,114 @@
+import type { StreamingHandle } from '../../handler/types';
+import { aiMessage, chatResponse, completeToolCall, partialResponse, partialThinking, responseMetadata } from '../../handler/values';
+import { isJsonObject } from '../shared/read-json';
+import { resolveFinishReason } from '../shared/resolve-finish-reason';
+import { truncatedStreamError } from '../shared/truncated-stream-error';
+import { StreamError } from '../stream-error';
+import type { MapperTarget, StreamMapper } from '../types';
+import { mapOllamaFinishReason } from './map-ollama-finish-reason';
+import { ollamaUsage } from './ollama-usage';
+import type { OllamaLine, OllamaMessage, OllamaToolCall } from './ollama-wire';
+
+function str(value: unknown): string | null {
+  return typeof value === 'string' ? value : null;
+}
+
+/** A tool call's arguments as JSON text: objects serialised (key order kept), text kept as is. */
+function argumentsText(args: unknown): string {
+  if (args === undefined || args === null) return '{}';
+  return typeof args === 'string' ? args : JSON.stringify(args);
+}
+
+function errorMessage(error: unknown): string {
+  if (typeof error === 'string' && error.length > 0) return error;
+  if (isJsonObject(error) && typeof error.message === 'string') return error.message;
+  return 'The provider reported an error';
+}
+
+/**
+ * Maps Ollama `/api/chat` NDJSON lines (each already parsed) to handler callbacks.
+ *
+ * - `message.thinking` → partial thinking, then `message.content` → partial response (thinking
+ *   first when a line has both); `message.tool_calls` → complete tool calls with a 0-based index
+ *   and id null (unless the server sends one), their argument objects serialised to JSON text.
+ * - The `done: true` line ends the stream with a complete response (model, `done_reason`,
+ *   `prompt_eval_count` / `eval_count` as usage), delivered while mapping that line; `map`
+ *   returns true there, and `end` reports a stream without it as truncated.
+ * - A line with `error` ends the stream with one `onError` (a `StreamError` of kind `provider`).
+ * - A line that maps nothing (no message, e.g. an `/api/generate` line, or an empty one) surfaces raw.
+ */
+export class OllamaMapper implements StreamMapper<unknown> {
+  private context: { readonly streamingHandle: StreamingHandle } | null = null;
+  private model: string | null = null;
+  private toolCallsMade = 0;
+  private ended = false;
+
+  /** Maps one parsed line; returns true at the `done: true` line or an error line. */
+  map(line: unknown, target: MapperTarget): boolean {
+    if (this.ended) return true;
+    if (!isJsonObject(line)) return false;
+    const event = line as OllamaLine;
+    if (event.error !== undefined && event.error !== null) {
+      this.ended = true;
+      target.handler.onError(new StreamError('provider', errorMessage(event.error), { body: line }));
+      return true;
+    }
+    this.model = str(event.model) ?? this.model;
+    if (isJsonObject(event.message) && this.mapMessage(event.message as OllamaMessage, target)) {
+      // Something mapped, yet a tool call could not be: keep the line, so nothing is lost.
+      target.handler.onUnmappedRawEvent?.(line);
+    }
+    if (event.done !== true) return false;
+    const metadata = responseMetadata({
+      modelName: this.model,
+      tokenUsage: ollamaUsage(event),
+      finishReason: resolveFinishReason(mapOllamaFinishReason(str(event.done_reason)), this.toolCallsMade),
+    });
+    this.ended = true;
+    target.handler.onCompleteResponse(chatResponse(aiMessage([]), metadata));
+    return true;
+  }
+
+  /** Ends the stream: a truncation error unless the `done: true` line (or an error) was mapped. */
+  end(target: MapperTarget, truncatedFrame: boolean): void {
+    if (this.ended) return;
+    this.ended = true;
+    target.handler.onError(truncatedStreamError('the done: true line', truncatedFrame));
+  }
+
+  private contextFor(target: MapperTarget): { readonly streamingHandle: StreamingHandle } {
+    if (this.context === null || this.context.streamingHandle !== target.handle) {
+      this.context = Object.freeze({ streamingHandle: target.handle });
+    }
+    return this.context;
+  }
+
+  /** Maps a line's message; true when it mapped something but had to skip a nameless tool call. */
+  private mapMessage(message: OllamaMessage, target: MapperTarget): boolean {
+    let mapped = false;
+    const thinking = str(message.thinking);
+    if (thinking !== null && thinking.length > 0) {
+      mapped = true;
+      target.handler.onPartialThinking?.(partialThinking(thinking), this.contextFor(target));
+    }
+    const content = str(message.content);
+    if (content !== null && content.length > 0) {
+      mapped = true;
+      target.handler.onPartialResponse?.(partialResponse(content), this.contextFor(target));
+    }
+    if (!Array.isArray(message.tool_calls)) return false;
+    let skipped = false;
+    for (const call of message.tool_calls) {
+      const fn = isJsonObject(call) ? (call as OllamaToolCall).function : undefined;
+      const name = isJsonObject(fn) ? str(fn.name) : null;
+      if (name === null || name.trim().length === 0) {
+        skipped = true;
+        continue;
+      }
+      mapped = true;
+      const request = { id: str((call as OllamaToolCall).id), name, arguments: argumentsText(fn!.arguments) };
+      target.handler.onCompleteToolCall?.(completeToolCall(this.toolCallsMade++, request));
+    }
+    return mapped && skipped;
+  }
+}

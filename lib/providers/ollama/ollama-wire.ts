@@ -1,0 +1,34 @@
+/**
+ * Ollama `/api/chat` NDJSON lines, as far as partstream reads them. Every field is optional and
+ * checked value by value before use.
+ */
+
+/** One requested tool call. */
+export interface OllamaToolCall {
+  readonly id?: unknown;
+  readonly function?: {
+    readonly name?: unknown;
+    /** An object (serialised to JSON text, key order kept) or, from some servers, JSON text. */
+    readonly arguments?: unknown;
+  };
+}
+
+/** The assistant message fragment a line carries. */
+export interface OllamaMessage {
+  readonly role?: unknown;
+  readonly content?: unknown;
+  readonly thinking?: unknown;
+  readonly tool_calls?: unknown;
+}
+
+/** One parsed line of the stream. */
+export interface OllamaLine {
+  readonly model?: unknown;
+  readonly message?: OllamaMessage;
+  readonly done?: unknown;
+  readonly done_reason?: unknown;
+  readonly prompt_eval_count?: unknown;
+  readonly eval_count?: unknown;
+  /** An error line: a message string (or an object with one). */
+  readonly error?: unknown;
+}

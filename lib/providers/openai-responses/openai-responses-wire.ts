@@ -1,0 +1,64 @@
+/**
+ * The OpenAI Responses streaming events, as far as partstream reads them. Every field is
+ * optional: the wire is checked value by value before use, and whatever is missing or of the
+ * wrong type leaves the event to surface raw.
+ */
+
+/** An output item (`response.output_item.added` / `.done`). */
+export interface ResponsesOutputItem {
+  readonly id?: unknown;
+  readonly type?: unknown;
+  /** Function and custom tool calls: the id the tool result must answer. */
+  readonly call_id?: unknown;
+  readonly name?: unknown;
+  /** Function calls: the argument JSON text. */
+  readonly arguments?: unknown;
+  /** Custom tool calls: the free-text input. */
+  readonly input?: unknown;
+  /** Reasoning items: the encrypted reasoning to replay. */
+  readonly encrypted_content?: unknown;
+}
+
+/** The `usage` object of a finished response. */
+export interface ResponsesUsage {
+  readonly input_tokens?: unknown;
+  readonly output_tokens?: unknown;
+  readonly total_tokens?: unknown;
+}
+
+/** The error object of a failed response or of an `error` event. */
+export interface ResponsesError {
+  readonly type?: unknown;
+  readonly code?: unknown;
+  readonly message?: unknown;
+}
+
+/** The response snapshot carried by `response.created` … `response.completed`. */
+export interface ResponsesResponse {
+  readonly id?: unknown;
+  readonly model?: unknown;
+  readonly status?: unknown;
+  readonly usage?: ResponsesUsage | null;
+  readonly incomplete_details?: { readonly reason?: unknown } | null;
+  readonly error?: ResponsesError | null;
+}
+
+/** One streaming event (the `data` JSON of an SSE frame). */
+export interface ResponsesStreamEvent extends ResponsesError {
+  readonly type?: unknown;
+  readonly item_id?: unknown;
+  readonly content_index?: unknown;
+  readonly summary_index?: unknown;
+  /** Text, reasoning, argument and custom-input deltas. */
+  readonly delta?: unknown;
+  /** The full text on `*.done` events of text and reasoning. */
+  readonly text?: unknown;
+  /** The full arguments on `response.function_call_arguments.done`. */
+  readonly arguments?: unknown;
+  /** The full input on `response.custom_tool_call_input.done`. */
+  readonly input?: unknown;
+  readonly item?: ResponsesOutputItem;
+  readonly response?: ResponsesResponse;
+  /** The `error` event's error object (older streams put code and message at the top level). */
+  readonly error?: ResponsesError;
+}
