@@ -4,6 +4,8 @@ import type { MessagePart, OpaquePayload } from '../parts/types';
 export interface StreamingHandle {
   cancel(): void;
   isCancelled(): boolean;
+  /** Optional: aborted when the stream is cancelled (lets a listener such as `ChatStream` notice a cancel made elsewhere). */
+  readonly signal?: AbortSignal;
 }
 
 /** A fragment of answer text. `text` is non-empty except on a payload-only event. */
