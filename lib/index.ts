@@ -1,0 +1,69 @@
+// The public entry of partstream: re-exports only.
+
+// Message parts
+export type {
+  OpaquePayload, PartAttributes, TextPart, ReasoningPart, ToolCall, ToolCallPart, ToolResultPart,
+  Media, MediaPart, UnknownPart, MessagePart, MessagePartType, PartOptions,
+} from './parts/types';
+export type { ToolCallInput, ToolResultInput, ReasoningPartOptions } from './parts/factories';
+export { textPart, reasoningPart, toolCallPart, toolResultPart, mediaPart, unknownPart, withAttributes } from './parts/factories';
+export type { PartJSON } from './parts/json';
+export { partToJSON, partFromJSON, partsToJSON, partsFromJSON } from './parts/json';
+export { StreamingParts } from './parts/streaming-parts';
+export { StreamingPartIndexer } from './parts/streaming-part-indexer';
+
+// Aggregation
+export type { AggregationChunk, AggregatedMessage, AggregationMetadata } from './aggregate/message-aggregator';
+export { MessageAggregator } from './aggregate/message-aggregator';
+
+// Handler API
+export type {
+  StreamingHandle, PartialResponse, PartialThinking, PartialToolCall, ToolExecutionRequest, CompleteToolCall,
+  PartialResponseContext, PartialThinkingContext, PartialToolCallContext, TokenUsage, FinishReason,
+  ChatResponseMetadata, AiMessage, ChatResponse, StreamingChatResponseHandler, HandlerCallbackName,
+} from './handler/types';
+export {
+  partialResponse, partialThinking, partialToolCall, completeToolCall, toolExecutionRequest, tokenUsage,
+  responseMetadata, aiMessage, chatResponse,
+} from './handler/values';
+export { HandlerCallbackError } from './handler/handler-callback-error';
+export { StreamController } from './handler/stream-controller';
+export type { SafeHandlerState } from './handler/safe-handler';
+export { SafeHandler } from './handler/safe-handler';
+export { MappingTrackingHandler } from './handler/mapping-tracking-handler';
+export { PartsBridge } from './bridge/parts-bridge';
+
+// Subscriptions
+export type { ChatStreamStatus } from './stream/chat-stream';
+export { ChatStream } from './stream/chat-stream';
+export type { ChatStreamEvents, ChatStreamEvent, ChatStreamEventName } from './stream/chat-stream-events';
+export { CHAT_STREAM_EVENT_NAMES } from './stream/chat-stream-events';
+
+// Providers
+export type { WireFormat, SseFrame, MapperTarget, StreamMapper } from './providers/types';
+export type { StreamErrorKind, StreamErrorOptions } from './providers/stream-error';
+export { StreamError } from './providers/stream-error';
+export type { StreamSource } from './providers/decode/byte-source';
+export type { StreamOutcome, ConsumeStreamOptions } from './providers/consume-stream';
+export { consumeStream } from './providers/consume-stream';
+export type { FormatOption } from './providers/sniff-format';
+export { OpenAIChatMapper, REFUSAL_ATTRIBUTE } from './providers/openai-chat/openai-chat-mapper';
+export { mapOpenAIChatFinishReason } from './providers/openai-chat/map-openai-chat-finish-reason';
+export { AnthropicMapper } from './providers/anthropic/anthropic-mapper';
+export { mapAnthropicStopReason } from './providers/anthropic/map-anthropic-stop-reason';
+export { OpenAIResponsesMapper } from './providers/openai-responses/openai-responses-mapper';
+export { GeminiMapper } from './providers/gemini/gemini-mapper';
+export { OllamaMapper } from './providers/ollama/ollama-mapper';
+
+// HTTP clients
+export type { HttpClientOptions } from './providers/http/stream-http';
+export type { OpenAIChatRequest } from './providers/http/openai-chat-client';
+export { streamOpenAIChat } from './providers/http/openai-chat-client';
+export type { OpenAIResponsesRequest } from './providers/http/openai-responses-client';
+export { streamOpenAIResponses } from './providers/http/openai-responses-client';
+export type { AnthropicRequest } from './providers/http/anthropic-client';
+export { streamAnthropic } from './providers/http/anthropic-client';
+export type { GeminiRequest } from './providers/http/gemini-client';
+export { streamGemini } from './providers/http/gemini-client';
+export type { OllamaRequest } from './providers/http/ollama-client';
+export { streamOllama } from './providers/http/ollama-client';
