@@ -1,0 +1,314 @@
+import { PartsBridge } from '../bridge/parts-bridge';
+import { MappingTrackingHandler } from '../handler/mapping-tracking-handler';
+import { SafeHandler } from '../handler/safe-handler';
+import { StreamController } from '../handler/stream-controller';
+import type { ChatResponse, StreamingChatResponseHandler } from '../handler/types';
+import { describeValue } from '../parts/describe-value';
+import { AnthropicMapper } from './anthropic/anthropic-mapper';
+import { assertStreamSource, openChunkReader, type ChunkReader, type StreamSource } from './decode/byte-source';
+import { describeError } from './decode/describe-error';
+import { frameDelivery, type FrameDelivery } from './decode/frame-delivery';
+import { StreamGuard, type Guarded } from './decode/stream-guard';
+import { createUtf8ChunkDecoder } from './decode/utf8-chunk-decoder';
+import { createWireDecoder, type WireFrame } from './decode/wire-decoder';
+import { GeminiMapper } from './gemini/gemini-mapper';
+import { OllamaMapper } from './ollama/ollama-mapper';
+import { OpenAIChatMapper } from './openai-chat/openai-chat-mapper';
+import { OpenAIResponsesMapper } from './openai-responses/openai-responses-mapper';
+import type { FormatOption } from './sniff-format';
+import { StreamError } from './stream-error';
+import type { MapperTarget, SseFrame, StreamMapper, WireFormat } from './types';
+
+/** How a stream ended: its final response, or the error / cancel and everything aggregated before it. */
+export type StreamOutcome =
+  | { readonly status: 'completed'; readonly response: ChatResponse }
+  | { readonly status: 'failed'; readonly error: Error; readonly partial: ChatResponse }
+  | { readonly status: 'cancelled'; readonly partial: ChatResponse };
+
+/** Options of `consumeStream`. */
+export interface ConsumeStreamOptions {
+  /** The wire format of the source, or `auto` to recognise it from the first frames. */
+  readonly format: FormatOption;
+  /** Cancels the stream (before the first token too), like the handle's `cancel()`. */
+  readonly signal?: AbortSignal;
+  /** Fails the stream with a `timeout` StreamError when no bytes arrive for this long (milliseconds). */
+  readonly idleTimeoutMs?: number;
+}
+
+/** A mapper for each wire format (SSE formats map `SseFrame`s, Ollama maps parsed JSON lines). */
+export type MapperFactory = (format: WireFormat) => StreamMapper<SseFrame> | StreamMapper<unknown>;
+
+/** Options of `startStream`: those of `consumeStream`, plus the mappers to use. */
+export interface StartStreamOptions extends ConsumeStreamOptions {
+  /** Creates the mapper once the format is known; partstream's own mappers by default. */
+  readonly createMapper?: MapperFactory;
+}
+
+/**
+ * Opens a stream's transport and returns a reader on its body. `signal` aborts when the stream is
+ * cancelled or fails (pass it to `fetch`). A `StreamError` it rejects with (e.g. an HTTP error
+ * status) is the stream's error as is; any other rejection is a `network` error.
+ */
+export type OpenStream = (signal: AbortSignal) => Promise<ChunkReader>;
+
+const FORMATS: readonly FormatOption[] = ['openai-chat', 'openai-responses', 'anthropic', 'gemini', 'ollama', 'auto'];
+const MAX_TIMEOUT_MS = 2 ** 31 - 1;
+
+/** partstream's own mapper for each wire format. */
+export const defaultMapperFactory: MapperFactory = (format) => {
+  switch (format) {
+    case 'openai-chat':
+      return new OpenAIChatMapper();
+    case 'openai-responses':
+      return new OpenAIResponsesMapper();
+    case 'anthropic':
+      return new AnthropicMapper();
+    case 'gemini':
+      return new GeminiMapper();
+    case 'ollama':
+      return new OllamaMapper();
+    default:
+      return assertNever(format);
+  }
+};
+
+function assertNever(value: never): never {
+  throw new TypeError(`Expected a wire format, got ${describeValue(value)}`);
+}
+
+function checkOptions(options: StartStreamOptions): void {
+  if (typeof options !== 'object' || options === null) throw new TypeError(`Expected options with a format, got ${describeValue(options)}`);
+  if (!FORMATS.includes(options.format)) {
+    throw new TypeError(`Expected format to be one of ${FORMATS.join(', ')}, got ${describeValue(options.format)}`);
+  }
+  const timeout = options.idleTimeoutMs;
+  if (timeout !== undefined && !(typeof timeout === 'number' && timeout > 0 && timeout <= MAX_TIMEOUT_MS)) {
+    throw new TypeError(`Expected idleTimeoutMs to be a positive number of milliseconds, got ${describeValue(timeout)}`);
+  }
+  if (options.createMapper !== undefined && typeof options.createMapper !== 'function') {
+    throw new TypeError(`Expected createMapper to be a function, got ${describeValue(options.createMapper)}`);
+  }
+}
+
+/**
+ * Reads a provider's streamed response and drives `handler` through the chain user ← SafeHandler ←
+ * PartsBridge ← MappingTrackingHandler, one provider event at a time: the tracker is reset, the
+ * format's mapper maps the event, and an event that reached no typed callback surfaces untouched
+ * through `onUnmappedRawEvent` (`{event, data}` for SSE, the parsed line for NDJSON, the line's
+ * text when it is not JSON). Sentinels, comments and blank frames never do.
+ *
+ * The promise settles after the terminal callback and never rejects for a stream failure: the
+ * failure went to `onError` (once) and is in the outcome, with everything aggregated before it. A
+ * failing source (a reset connection) is a `network` StreamError; a silent one, with
+ * `idleTimeoutMs`, a `timeout`. Cancelling (the handle, or `signal`) cancels the source and
+ * resolves `cancelled` with no callback after it. Misuse (a source, handler or option of the wrong
+ * kind) throws a `TypeError` at once.
+ */
+export function consumeStream(source: StreamSource, handler: StreamingChatResponseHandler, options: ConsumeStreamOptions): Promise<StreamOutcome> {
+  assertStreamSource(source);
+  checkOptions(options);
+  const run = new StreamRun(handler, options);
+  return run.run(openChunkReader(source));
+}
+
+/**
+ * `consumeStream` for a transport that still has to be opened (an HTTP request): the handler chain
+ * exists before `open` is called, so a cancel or timeout while waiting for the response aborts it,
+ * and an error `open` rejects with becomes the stream's one `onError`. Misuse throws at once.
+ */
+export function startStream(open: OpenStream, handler: StreamingChatResponseHandler, options: StartStreamOptions): Promise<StreamOutcome> {
+  if (typeof open !== 'function') throw new TypeError(`Expected open to be a function, got ${describeValue(open)}`);
+  checkOptions(options);
+  return new StreamRun(handler, options).run(open);
+}
+
+/** One run of the driver: the handler chain, the transport and the decoding state of one stream. */
+class StreamRun {
+  private readonly controller: StreamController;
+  private readonly safe: SafeHandler;
+  private readonly bridge: PartsBridge;
+  private readonly tracker: MappingTrackingHandler;
+  private readonly target: MapperTarget;
+  private readonly transport = new AbortController();
+  private readonly createMapper: MapperFactory;
+  private guard: StreamGuard | null = null;
+  private reader: ChunkReader | null = null;
+  private sourceEnded = false;
+
+  constructor(
+    handler: StreamingChatResponseHandler,
+    private readonly options: StartStreamOptions,
+  ) {
+    this.controller = new StreamController(options.signal);
+    this.safe = new SafeHandler(handler, this.controller);
+    this.bridge = new PartsBridge(this.safe);
+    this.tracker = new MappingTrackingHandler(this.bridge);
+    // The bridge stops aggregating once the stream is cancelled.
+    this.bridge.bindStreamingHandle(this.controller);
+    this.target = Object.freeze({ handler: this.tracker, handle: this.controller });
+    this.createMapper = options.createMapper ?? defaultMapperFactory;
+  }
+
+  /** Runs the stream from a transport to open, or from a source already open. */
+  async run(source: OpenStream | ChunkReader): Promise<StreamOutcome> {
+    if (typeof source !== 'function') this.reader = source;
+    try {
+      if (!this.controller.isCancelled()) await this.pump(source);
+    } catch (error) {
+      // Only a defect gets here (the mapper and the handler chain are guarded); still one onError,
+      // and the promise still resolves.
+      try {
+        this.fail(new StreamError('malformed', `The stream could not be read: ${describeError(error)}`, { cause: error }));
+      } catch {
+        // The chain itself is broken; the outcome below still says how the stream ended.
+      }
+    } finally {
+      this.release();
+    }
+    return this.outcome();
+  }
+
+  private async pump(source: OpenStream | ChunkReader): Promise<void> {
+    const guard = new StreamGuard(this.controller.signal, this.options.idleTimeoutMs);
+    this.guard = guard;
+    const reader = typeof source === 'function' ? await this.open(guard, source) : source;
+    if (reader === null) return;
+    const text = createUtf8ChunkDecoder();
+    const decoder = createWireDecoder(this.options.format);
+    let deliver: FrameDelivery | null = null;
+    let mapper: StreamMapper<SseFrame> | StreamMapper<unknown> | null = null;
+    let truncatedFrame = false;
+    for (;;) {
+      const read = await guard.wait(reader.read());
+      if (read.type !== 'value') {
+        this.interrupted(read, 'The connection failed while reading the stream');
+        return;
+      }
+      guard.touch();
+      let frames: readonly WireFrame[];
+      let last: readonly WireFrame[] | null = null;
+      try {
+        if (read.value.done) {
+          this.sourceEnded = true;
+          frames = decoder.feed(text.end());
+          const end = decoder.flush();
+          last = end.frames;
+          truncatedFrame = end.truncatedFrame;
+        } else {
+          frames = decoder.feed(text.decode(read.value.value));
+        }
+      } catch (error) {
+        this.fail(new StreamError('format', describeError(error), { cause: error }));
+        return;
+      }
+      if (decoder.failure !== null) {
+        this.fail(decoder.failure);
+        return;
+      }
+      if (deliver === null && decoder.format !== null) {
+        mapper = this.createMapper(decoder.format);
+        deliver = frameDelivery(decoder.format, mapper, this.tracker, this.target);
+      }
+      if (deliver !== null && (this.deliverAll(deliver, frames) || (last !== null && this.deliverAll(deliver, last)))) {
+        truncatedFrame = false;
+        break;
+      }
+      if (last !== null || decoder.ended) break;
+    }
+    if (this.controller.isCancelled()) return;
+    if (mapper !== null) {
+      try {
+        mapper.end(this.target, truncatedFrame);
+      } catch (error) {
+        this.fail(new StreamError('malformed', `The ${decoder.format ?? ''} adapter failed at the end of the stream: ${describeError(error)}`, { cause: error }));
+      }
+    }
+    if (this.safe.state === 'open') {
+      this.fail(new StreamError('truncated', 'The stream ended without a complete response'));
+    }
+  }
+
+  /** Opens the transport; null (after reporting why, unless cancelled) when that did not work out. */
+  private async open(guard: StreamGuard, open: OpenStream): Promise<ChunkReader | null> {
+    const opening = Promise.resolve().then(() => open(this.transport.signal));
+    const opened = await guard.wait(opening);
+    if (opened.type === 'value') {
+      this.reader = opened.value;
+      return opened.value;
+    }
+    // A response that arrives after a cancel or a timeout is let go at once.
+    opening.then(
+      (reader) => reader.cancel(),
+      () => undefined,
+    );
+    this.interrupted(opened, 'The request failed');
+    return null;
+  }
+
+  /** Delivers frames one at a time; true when reading should stop (terminal event, terminal callback, cancel). */
+  private deliverAll(deliver: FrameDelivery, frames: readonly WireFrame[]): boolean {
+    for (const frame of frames) {
+      let stop: boolean;
+      try {
+        stop = deliver(frame);
+      } catch (error) {
+        const text = 'data' in frame ? frame.data : 'text' in frame ? frame.text : undefined;
+        this.fail(new StreamError('malformed', `A frame could not be mapped: ${describeError(error)}`, { cause: error, frame: text }));
+        return true;
+      }
+      if (stop || this.safe.state !== 'open') return true;
+    }
+    return false;
+  }
+
+  private interrupted(outcome: Exclude<Guarded<unknown>, { type: 'value' }>, failedWhat: string): void {
+    switch (outcome.type) {
+      case 'stopped':
+        return;
+      case 'timeout':
+        this.fail(new StreamError('timeout', `No data arrived for ${this.options.idleTimeoutMs ?? 0} ms`));
+        return;
+      case 'error': {
+        if (this.controller.isCancelled()) return;
+        const error = outcome.error;
+        this.fail(StreamError.isInstance(error) ? error : new StreamError('network', `${failedWhat}: ${describeError(error)}`, { cause: error }));
+        return;
+      }
+      default:
+        assertNever(outcome);
+    }
+  }
+
+  private fail(error: Error): void {
+    this.tracker.onError(error);
+  }
+
+  /** Lets go of the transport (unless the body was read to its end) and of every listener. */
+  private release(): void {
+    this.guard?.dispose();
+    this.controller.dispose();
+    if (!this.sourceEnded) {
+      this.reader?.cancel(this.controller.isCancelled() ? this.controller.signal.reason : undefined);
+      this.transport.abort();
+    }
+  }
+
+  private outcome(): StreamOutcome {
+    const state = this.safe.state;
+    switch (state) {
+      case 'completed':
+        return Object.freeze({ status: 'completed', response: this.bridge.partialResponse() });
+      case 'failed':
+        return Object.freeze({
+          status: 'failed',
+          error: this.safe.failure ?? new StreamError('truncated', 'The stream failed'),
+          partial: this.bridge.partialResponse(),
+        });
+      case 'cancelled':
+      case 'open':
+        return Object.freeze({ status: 'cancelled', partial: this.bridge.partialResponse() });
+      default:
+        return assertNever(state);
+    }
+  }
+}
