@@ -1,11 +1,20 @@
 import type { HandlerCallbackName } from './types';
 
+/**
+ * A readable description of whatever a callback threw. A thrown value can be hostile (a revoked
+ * Proxy, a throwing `message` getter or `toString`), so every step is guarded: describing the
+ * error must never throw in its turn.
+ */
 function messageOf(cause: unknown): string {
-  if (cause instanceof Error) return cause.message;
+  try {
+    if (cause instanceof Error) return String(cause.message);
+  } catch {
+    // fall through to String()
+  }
   try {
     return String(cause);
   } catch {
-    return typeof cause;
+    return `a thrown ${typeof cause} that cannot be described`;
   }
 }
 
