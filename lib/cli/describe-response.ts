@@ -1,0 +1,64 @@
+import type { ChatResponse, TokenUsage } from '../handler/types';
+import type { MessagePart, OpaquePayload } from '../parts/types';
+import { oneLine, truncate } from './one-line';
+
+/**
+ * Describes a response in short lines for the human view: its parts in order (one line each,
+ * cut to `width`), usage, finish reason, id and model.
+ */
+export function describeResponse(response: ChatResponse, width: number): string[] {
+  const { aiMessage, metadata } = response;
+  const lines = [`parts (${aiMessage.parts.length}):`];
+  aiMessage.parts.forEach((part, position) => {
+    lines.push(truncate(`  ${position + 1}. ${part.type.padEnd(11)}${payloadNote(part.payload)} ${describePart(part, width)}`, width));
+  });
+  if (aiMessage.parts.length === 0) lines.push('  (none)');
+  lines.push(`usage: ${describeUsage(metadata.tokenUsage)}`);
+  lines.push(`finish reason: ${metadata.finishReason ?? '(none)'}`);
+  lines.push(`id: ${metadata.id ?? '(none)'}   model: ${metadata.modelName ?? '(none)'}`);
+  return lines;
+}
+
+/** One part's content on one line (its leading characters only for long texts). */
+function describePart(part: MessagePart, width: number): string {
+  switch (part.type) {
+    case 'text':
+      return quote(part.text, width);
+    case 'reasoning': {
+      const summary = part.summary === null ? '' : ` summary ${quote(part.summary, width)}`;
+      const text = part.text === null ? '' : quote(part.text, width);
+      return `${text}${summary}`.trim();
+    }
+    case 'tool_call': {
+      const call = part.toolCall;
+      const id = call.id === null ? '' : ` ${call.id}`;
+      return `${call.name ?? '(no name)'}${id} ${oneLine((call.arguments ?? '').slice(0, width))}`;
+    }
+    case 'tool_result':
+      return `${part.name ?? '(no name)'} ${part.id ?? ''} ${part.isError ? 'error, ' : ''}${part.content.length} part(s)`;
+    case 'media':
+      return `${part.media.mimeType} (${part.media.dataKind})`;
+    case 'unknown':
+      return `${part.provider}/${part.kind} ${oneLine(part.rawJson.slice(0, width))}`;
+    default:
+      return assertNever(part);
+  }
+}
+
+function quote(text: string, width: number): string {
+  return JSON.stringify(text.length > width ? text.slice(0, width) : text);
+}
+
+function payloadNote(payload: OpaquePayload | null): string {
+  return payload === null ? '' : ` [${payload.provider} ${payload.kind}]`;
+}
+
+function describeUsage(usage: TokenUsage | null): string {
+  if (usage === null) return '(not reported)';
+  const count = (value: number | null): string => (value === null ? '?' : String(value));
+  return `${count(usage.inputTokenCount)} input, ${count(usage.outputTokenCount)} output, ${count(usage.totalTokenCount)} total tokens`;
+}
+
+function assertNever(value: never): never {
+  throw new TypeError(`Expected a known part type, got ${JSON.stringify(value)}`);
+}

@@ -1,0 +1,152 @@
+import { HandlerCallbackError } from '../handler/handler-callback-error';
+import type {
+  ChatResponse,
+  CompleteToolCall,
+  PartialResponse,
+  PartialThinking,
+  PartialToolCall,
+  StreamingChatResponseHandler,
+} from '../handler/types';
+import type { OpaquePayload } from '../parts/types';
+import type { WriteText } from './json-view';
+import { describeResponse } from './describe-response';
+import { oneLine, truncate } from './one-line';
+import type { TextStyle } from './text-style';
+
+/** Options of a `HumanView`. */
+export interface HumanViewOptions {
+  /** Writes the view (standard output). */
+  readonly write: WriteText;
+  /** Writes error lines (standard error). */
+  readonly writeError: WriteText;
+  readonly style: TextStyle;
+  /** Longest line for raw events and summaries, in characters. */
+  readonly width: number;
+}
+
+/** What is being streamed on the current output line. */
+type Section =
+  | { readonly kind: 'thinking' }
+  | { readonly kind: 'text' }
+  | { readonly kind: 'tool'; readonly index: number };
+
+/**
+ * The human view of `partstream replay`: writes each callback as it fires — reasoning set apart
+ * by the style, answer text as it arrives, tool-call arguments as they grow, each raw event as
+ * one short line — then a summary of the final message. Stream errors go to `writeError` as one
+ * line.
+ */
+export class HumanView implements StreamingChatResponseHandler {
+  private section: Section | null = null;
+  /** True while the cursor is not at the start of a line. */
+  private midLine = false;
+
+  constructor(private readonly options: HumanViewOptions) {}
+
+  onPartialThinking(partial: PartialThinking): void {
+    this.enter({ kind: 'thinking' }, 'thinking');
+    if (partial.text !== '') this.put(this.options.style.thinking(partial.text));
+    if (partial.payload !== undefined) this.put(this.options.style.dim(payloadNote(partial.payload)));
+  }
+
+  onPartialResponse(partial: PartialResponse): void {
+    this.enter({ kind: 'text' }, 'text');
+    if (partial.text !== '') this.put(partial.text);
+    if (partial.payload !== undefined) this.put(this.options.style.dim(payloadNote(partial.payload)));
+  }
+
+  onPartialToolCall(partial: PartialToolCall): void {
+    const id = partial.id === null ? '' : ` ${partial.id}`;
+    this.enter({ kind: 'tool', index: partial.index }, `tool call #${partial.index} ${partial.name}${id}`);
+    this.put(partial.partialArguments);
+  }
+
+  onCompleteToolCall(complete: CompleteToolCall): void {
+    const request = complete.toolExecutionRequest;
+    const id = request.id === null ? '' : ` ${request.id}`;
+    const line = `tool call #${complete.index} complete: ${request.name}${id} ${oneLine(request.arguments)}`;
+    this.lineApart(this.options.style.label(truncate(line, this.options.width)));
+  }
+
+  onUnmappedRawEvent(rawEvent: unknown): void {
+    this.lineApart(this.options.style.dim(truncate(`raw ${describeRaw(rawEvent, this.options.width)}`, this.options.width)));
+  }
+
+  onCompleteResponse(response: ChatResponse): void {
+    this.endLine();
+    this.section = null;
+    this.summary('final message', response);
+  }
+
+  onError(error: Error): void {
+    this.endLine();
+    this.section = null;
+    const what = HandlerCallbackError.isInstance(error) ? 'handler error' : 'stream error';
+    this.options.writeError(`${this.options.style.error(`partstream: ${what}: ${oneLine(error.message)}`)}\n`);
+  }
+
+  /** Writes a summary of what was received before a stream failed or was cancelled. */
+  partial(response: ChatResponse, why: string): void {
+    this.endLine();
+    this.summary(`received before the stream ${why}`, response);
+  }
+
+  private summary(title: string, response: ChatResponse): void {
+    const { style, width } = this.options;
+    const lines = describeResponse(response, width);
+    this.options.write(`\n${style.label(`── ${title} ──`)}\n${lines.join('\n')}\n`);
+  }
+
+  /** Starts a section on a fresh line unless the same section is still being written. */
+  private enter(section: Section, label: string): void {
+    const current = this.section;
+    if (current !== null && current.kind === section.kind && (section.kind !== 'tool' || (current as { index: number }).index === section.index)) {
+      return;
+    }
+    this.endLine();
+    this.section = section;
+    this.options.write(this.options.style.label(`${label}: `));
+    this.midLine = true;
+  }
+
+  private put(text: string): void {
+    this.options.write(text);
+    this.midLine = !text.endsWith('\n');
+  }
+
+  /** Writes a whole line between streamed sections; the next delta starts a labelled line again. */
+  private lineApart(line: string): void {
+    this.endLine();
+    this.section = null;
+    this.options.write(`${line}\n`);
+  }
+
+  private endLine(): void {
+    if (this.midLine) this.options.write('\n');
+    this.midLine = false;
+  }
+}
+
+function payloadNote(payload: OpaquePayload): string {
+  return ` [${payload.provider} ${payload.kind}, ${payload.data.length} chars]`;
+}
+
+/**
+ * `event-name data` for an SSE frame `{event, data}`, the JSON text for anything else; only the
+ * first `width` characters or so are looked at (a frame can be tens of kilobytes).
+ */
+function describeRaw(rawEvent: unknown, width: number): string {
+  if (typeof rawEvent === 'object' && rawEvent !== null && 'data' in rawEvent && typeof rawEvent.data === 'string') {
+    const event = 'event' in rawEvent && typeof rawEvent.event === 'string' ? `${rawEvent.event} ` : '';
+    return `${event}${oneLine(rawEvent.data.slice(0, width * 2))}`;
+  }
+  return oneLine(safeJson(rawEvent).slice(0, width * 2));
+}
+
+function safeJson(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    return String(value);
+  }
+}

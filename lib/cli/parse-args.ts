@@ -1,0 +1,85 @@
+import type { WireFormat } from '../providers/types';
+
+/** What `--format` accepts: a wire format, or `auto` to recognise it from the first bytes. */
+export type ReplayFormat = WireFormat | 'auto';
+
+/** The accepted `--format` values, in the order the usage text lists them. */
+export const REPLAY_FORMATS: readonly ReplayFormat[] = Object.freeze([
+  'auto',
+  'openai-chat',
+  'openai-responses',
+  'anthropic',
+  'gemini',
+  'ollama',
+]);
+
+/** A parsed command line: what to run, or why the arguments were refused. */
+export type CliCommand =
+  | { readonly type: 'help' }
+  | {
+      readonly type: 'replay';
+      /** A file path, `'-'` for standard input, or null for the embedded recording. */
+      readonly file: string | null;
+      readonly format: ReplayFormat;
+      readonly json: boolean;
+    }
+  | { readonly type: 'usage-error'; readonly message: string };
+
+/** The usage text printed by `--help` and after a usage error. */
+export const USAGE = [
+  'Usage: partstream replay [FILE|-] [--format FORMAT] [--json]',
+  '',
+  'Replays a recorded provider stream (an HTTP response body) through partstream and shows the',
+  'callbacks as they fire, then the final message. With no FILE it replays an embedded Anthropic',
+  'recording; with "-" it reads standard input.',
+  '',
+  'Options:',
+  `  --format FORMAT  ${REPLAY_FORMATS.join(' | ')} (default: auto)`,
+  '  --json           print one JSON object per callback, one per line',
+  '  -h, --help       show this help',
+  '',
+  'Exit status: 0 after a complete response, 1 after a stream error, 2 for bad usage.',
+].join('\n');
+
+/** Parses the arguments that follow the program name (`process.argv.slice(2)`). */
+export function parseArgs(argv: readonly string[]): CliCommand {
+  if (argv.some((arg) => arg === '-h' || arg === '--help') || argv[0] === 'help') return { type: 'help' };
+  if (argv.length === 0) return usageError('missing command: expected "replay"');
+  const [command, ...rest] = argv;
+  if (command !== 'replay') return usageError(`unknown command ${JSON.stringify(command)}: expected "replay"`);
+
+  let file: string | null = null;
+  let format: ReplayFormat = 'auto';
+  let json = false;
+  let optionsEnded = false;
+  for (let i = 0; i < rest.length; i++) {
+    const arg = rest[i];
+    if (!optionsEnded && arg === '--') {
+      optionsEnded = true;
+    } else if (!optionsEnded && arg === '--json') {
+      json = true;
+    } else if (!optionsEnded && (arg === '--format' || arg.startsWith('--format='))) {
+      const value = arg === '--format' ? rest[++i] : arg.slice('--format='.length);
+      if (value === undefined) return usageError(`--format needs a value: expected one of ${REPLAY_FORMATS.join(', ')}`);
+      if (!isReplayFormat(value)) {
+        return usageError(`unknown format ${JSON.stringify(value)}: expected one of ${REPLAY_FORMATS.join(', ')}`);
+      }
+      format = value;
+    } else if (!optionsEnded && arg.startsWith('-') && arg !== '-') {
+      return usageError(`unknown option ${JSON.stringify(arg)}: expected --format or --json`);
+    } else if (file === null) {
+      file = arg;
+    } else {
+      return usageError(`unexpected argument ${JSON.stringify(arg)}: replay takes at most one FILE`);
+    }
+  }
+  return { type: 'replay', file, format, json };
+}
+
+function isReplayFormat(value: string): value is ReplayFormat {
+  return (REPLAY_FORMATS as readonly string[]).includes(value);
+}
+
+function usageError(message: string): CliCommand {
+  return { type: 'usage-error', message };
+}

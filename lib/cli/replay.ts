@@ -1,0 +1,128 @@
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import type { ChatResponse, StreamingChatResponseHandler } from '../handler/types';
+import { consumeStream } from '../providers/consume-stream';
+import { demoRecordingChunks } from './demo-recording';
+import { HumanView } from './human-view';
+import { JsonView } from './json-view';
+import { oneLine } from './one-line';
+import type { CliCommand } from './parse-args';
+import { COLOUR_STYLE, PLAIN_STYLE, useColour } from './text-style';
+
+/** Somewhere the command writes text: standard output or standard error. */
+export interface CliOutput {
+  write(text: string): unknown;
+  readonly isTTY?: boolean;
+  readonly columns?: number;
+}
+
+/** What the command reads from and writes to; `process` in real use, fakes in tests. */
+export interface CliIo {
+  readonly stdout: CliOutput;
+  readonly stderr: CliOutput;
+  /** Read for the file name `-`. */
+  readonly stdin: AsyncIterable<Uint8Array | string>;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  /** Cancels the replay (e.g. on Ctrl-C). */
+  readonly signal?: AbortSignal;
+  /** Pause before each content delta of the embedded recording, in milliseconds (default 35). */
+  readonly demoDelayMs?: number;
+}
+
+/** The exit status after a complete response. */
+export const EXIT_OK = 0;
+/** The exit status after a stream error. */
+export const EXIT_STREAM_ERROR = 1;
+/** The exit status for bad usage (unknown option, unreadable file). */
+export const EXIT_USAGE = 2;
+/** The exit status after the replay was interrupted (128 + SIGINT). */
+export const EXIT_CANCELLED = 130;
+
+type ReplayCommand = Extract<CliCommand, { type: 'replay' }>;
+
+/** Width used for one-line summaries when standard output is not a terminal. */
+const DEFAULT_WIDTH = 120;
+
+/**
+ * Runs `partstream replay`: reads the recording (a file, standard input, or the embedded one),
+ * drives it through `consumeStream` into the human or the JSON view, and returns the exit status.
+ */
+export async function replay(command: ReplayCommand, io: CliIo): Promise<number> {
+  const source = await openSource(command, io);
+  if (typeof source === 'string') {
+    io.stderr.write(`partstream: ${source}\n`);
+    return EXIT_USAGE;
+  }
+  const write = (text: string): void => {
+    io.stdout.write(text);
+  };
+  const writeError = (text: string): void => {
+    io.stderr.write(text);
+  };
+  const colour = useColour(io.stdout.isTTY, io.env);
+  const width = io.stdout.isTTY === true && io.stdout.columns !== undefined && io.stdout.columns > 20 ? io.stdout.columns : DEFAULT_WIDTH;
+  const human = command.json ? null : new HumanView({ write, writeError, style: colour ? COLOUR_STYLE : PLAIN_STYLE, width });
+  const view: StreamingChatResponseHandler = human ?? new JsonView(write);
+  const format = command.file === null && command.format === 'auto' ? 'anthropic' : command.format;
+  if (human !== null) {
+    const what = command.file === null ? 'the embedded recording' : command.file === '-' ? 'standard input' : command.file;
+    const style = colour ? COLOUR_STYLE : PLAIN_STYLE;
+    write(`${style.dim(`replaying ${what} (format: ${format})`)}\n\n`);
+  }
+
+  try {
+    const outcome = await consumeStream(source.chunks, view, { format, signal: io.signal });
+    switch (outcome.status) {
+      case 'completed':
+        return EXIT_OK;
+      case 'failed':
+        if (human === null) io.stderr.write(`partstream: stream error: ${oneLine(outcome.error.message)}\n`);
+        else if (hasContent(outcome.partial)) human.partial(outcome.partial, 'failed');
+        return EXIT_STREAM_ERROR;
+      case 'cancelled':
+        if (human !== null && hasContent(outcome.partial)) human.partial(outcome.partial, 'was cancelled');
+        return EXIT_CANCELLED;
+      default:
+        return assertNever(outcome);
+    }
+  } finally {
+    source.close();
+  }
+}
+
+interface OpenSource {
+  readonly chunks: AsyncIterable<Uint8Array | string>;
+  close(): void;
+}
+
+/** The recording's bytes, or the one-line reason it cannot be read. */
+async function openSource(command: ReplayCommand, io: CliIo): Promise<OpenSource | string> {
+  if (command.file === null) {
+    return { chunks: demoRecordingChunks({ delayMs: io.demoDelayMs, signal: io.signal }), close: () => undefined };
+  }
+  if (command.file === '-') return { chunks: io.stdin, close: () => undefined };
+  const path = command.file;
+  try {
+    const info = await stat(path);
+    if (info.isDirectory()) return `cannot replay ${path}: expected a file, got a directory`;
+  } catch (error) {
+    return `cannot read ${path}: ${describeFsError(error)}`;
+  }
+  const stream = createReadStream(path);
+  return { chunks: stream, close: () => stream.destroy() };
+}
+
+function describeFsError(error: unknown): string {
+  const code = typeof error === 'object' && error !== null && 'code' in error ? String(error.code) : '';
+  if (code === 'ENOENT') return 'no such file';
+  if (code === 'EACCES' || code === 'EPERM') return 'permission denied';
+  return oneLine(error instanceof Error ? error.message : String(error));
+}
+
+function hasContent(response: ChatResponse): boolean {
+  return response.aiMessage.parts.length > 0 || response.metadata.id !== null;
+}
+
+function assertNever(value: never): never {
+  throw new TypeError(`Expected a known stream outcome, got ${JSON.stringify(value)}`);
+}

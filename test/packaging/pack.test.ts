@@ -1,0 +1,200 @@
+import { expect } from 'chai';
+import { execFileSync, spawnSync, type SpawnSyncReturns } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+const repo = path.resolve(__dirname, '../..');
+const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+const tsc = require.resolve('typescript/bin/tsc', { paths: [repo] });
+
+/** What `npm pack --json` reports. */
+interface PackReport {
+  readonly filename: string;
+  readonly files: readonly { readonly path: string }[];
+}
+
+function run(command: string, args: readonly string[], cwd: string, input?: string): SpawnSyncReturns<string> {
+  const result = spawnSync(command, args, {
+    cwd,
+    input,
+    encoding: 'utf8',
+    timeout: 120_000,
+    env: { ...process.env, npm_config_update_notifier: 'false', npm_config_fund: 'false', npm_config_audit: 'false' },
+  });
+  if (result.error) throw result.error;
+  return result;
+}
+
+function runOk(command: string, args: readonly string[], cwd: string, input?: string): string {
+  const result = run(command, args, cwd, input);
+  if (result.status !== 0) {
+    throw new Error(`Expected "${command} ${args.join(' ')}" to succeed, got exit ${result.status}:\n${result.stdout}\n${result.stderr}`);
+  }
+  return result.stdout;
+}
+
+function listFiles(dir: string, prefix = ''): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+    entry.isDirectory() ? listFiles(path.join(dir, entry.name), `${prefix}${entry.name}/`) : [`${prefix}${entry.name}`],
+  );
+}
+
+/** An SSE body of an OpenAI Chat stream, delivered in two pieces. */
+const CHAT_STREAM_SCRIPT = `
+const pieces = [
+  'data: {"id":"c1","object":"chat.completion.chunk","model":"m","choices":[{"index":0,"delta":{"content":"Hel"}}]}\\n\\n',
+  'data: {"id":"c1","object":"chat.completion.chunk","model":"m","choices":[{"index":0,"delta":{"content":"lo"},"finish_reason":"stop"}]}\\n\\ndata: [DONE]\\n\\n',
+];
+async function* source() { for (const piece of pieces) yield piece; }
+const text = [];
+const handler = { onPartialResponse: (p) => text.push(p.text), onCompleteResponse() {}, onError() {} };
+`;
+
+// Slow: one build, one `npm pack`, one offline install into a temp folder (about 30 s in all).
+// The package is copied to a temp folder first, so the working tree's dist/ is never touched.
+describe('the packed npm package (slow: build + npm pack + install, ~30 s)', function () {
+  this.timeout(240_000);
+
+  let work: string;
+  let pack: PackReport;
+  let app: string;
+
+  before(function () {
+    work = mkdtempSync(path.join(tmpdir(), 'partstream-pack-'));
+    const pkg = path.join(work, 'pkg');
+    mkdirSync(pkg);
+    for (const entry of ['package.json', 'README.md', 'LICENSE', 'tsconfig.json', 'tsconfig.build.json', 'scripts', 'bin', 'lib']) {
+      if (existsSync(path.join(repo, entry))) cpSync(path.join(repo, entry), path.join(pkg, entry), { recursive: true });
+    }
+    symlinkSync(path.join(repo, 'node_modules'), path.join(pkg, 'node_modules'), 'dir');
+
+    // What `npm pack` does through its prepack script, in two steps so that the build's output
+    // does not mix with the pack report.
+    runOk(npm, ['run', 'build'], pkg);
+    const reports = JSON.parse(runOk(npm, ['pack', '--json', '--ignore-scripts', '--pack-destination', work], pkg)) as PackReport[];
+    pack = reports[0];
+
+    app = path.join(work, 'app');
+    mkdirSync(app);
+    writeFileSync(path.join(app, 'package.json'), JSON.stringify({ name: 'app', version: '1.0.0', private: true }));
+    const tarball = path.join(work, pack.filename);
+    const install = run(npm, ['install', '--offline', '--no-audit', '--no-fund', '--ignore-scripts', tarball], app);
+    if (install.status !== 0) {
+      // The dependencies are not in the npm cache (no `npm ci` ran on this machine): unpack the
+      // tarball by hand and take the dependencies from this repository's node_modules.
+      console.warn(`      npm install --offline failed (${install.stderr.trim().split('\n')[0]}); installing by hand`);
+      const target = path.join(app, 'node_modules', 'partstream');
+      mkdirSync(target, { recursive: true });
+      execFileSync('tar', ['-xzf', tarball, '-C', target, '--strip-components=1']);
+      for (const dependency of ['eventemitter3', 'eventsource-parser']) {
+        cpSync(path.join(repo, 'node_modules', dependency), path.join(app, 'node_modules', dependency), { recursive: true });
+      }
+    }
+  });
+
+  after(() => {
+    if (work !== undefined) rmSync(work, { recursive: true, force: true });
+  });
+
+  it('ships only dist/, the bin launcher, README, LICENSE and package.json', () => {
+    const files = pack.files.map((file) => file.path);
+    const topLevel = [...new Set(files.map((file) => file.split('/')[0]))].sort();
+    const expected = ['README.md', 'bin', 'dist', 'package.json'];
+    if (existsSync(path.join(repo, 'LICENSE'))) expected.unshift('LICENSE');
+    expect({ topLevel, bin: files.filter((file) => file.startsWith('bin/')) }).to.deep.equal({
+      topLevel: expected.sort(),
+      bin: ['bin/partstream.js'],
+    });
+  });
+
+  it('ships a CommonJS module and a declaration for every source module, and the ES module entry', () => {
+    const files = new Set(pack.files.map((file) => file.path));
+    const sources = listFiles(path.join(repo, 'lib')).filter((file) => file.endsWith('.ts') && !file.endsWith('.d.ts'));
+    const missing = sources.flatMap((file) => {
+      const base = `dist/cjs/${file.slice(0, -'.ts'.length)}`;
+      return [`${base}.js`, `${base}.d.ts`].filter((built) => !files.has(built));
+    });
+    const unexpected = [...files].filter((file) => file.startsWith('dist/') && !/\.(js|d\.ts|mjs|d\.mts)$/.test(file));
+    expect({ missing, unexpected, esm: ['dist/esm/index.mjs', 'dist/esm/index.d.mts'].filter((file) => files.has(file)) }).to.deep.equal({
+      missing: [],
+      unexpected: [],
+      esm: ['dist/esm/index.mjs', 'dist/esm/index.d.mts'],
+    });
+  });
+
+  it('works with require(): consumeStream reads a stream', () => {
+    const script = `${CHAT_STREAM_SCRIPT}
+const { consumeStream, StreamError } = require('partstream');
+consumeStream(source(), handler, { format: 'auto' }).then((outcome) => {
+  console.log(JSON.stringify({ status: outcome.status, text: text.join(''), final: outcome.response.aiMessage.text, error: typeof StreamError }));
+});`;
+    const out = runOk(process.execPath, ['-e', script], app);
+    expect(JSON.parse(out)).to.deep.equal({ status: 'completed', text: 'Hello', final: 'Hello', error: 'function' });
+  });
+
+  it('works with import: named exports are the same objects as require() gives', () => {
+    const script = `${CHAT_STREAM_SCRIPT}
+import { createRequire } from 'node:module';
+import { consumeStream, StreamError, ChatStream } from 'partstream';
+const required = createRequire(import.meta.url)('partstream');
+const outcome = await consumeStream(source(), handler, { format: 'openai-chat' });
+console.log(JSON.stringify({
+  status: outcome.status,
+  text: text.join(''),
+  same: required.consumeStream === consumeStream && required.StreamError === StreamError && required.ChatStream === ChatStream,
+}));`;
+    const out = runOk(process.execPath, ['--input-type=module', '-e', script], app);
+    expect(JSON.parse(out)).to.deep.equal({ status: 'completed', text: 'Hello', same: true });
+  });
+
+  it('is typed for both import (.mts) and require (.cts) consumers', () => {
+    const check = (importLine: string): string => `${importLine}
+const handler: StreamingChatResponseHandler = { onCompleteResponse: (response) => void response.aiMessage.parts, onError: () => undefined };
+export async function read(source: AsyncIterable<string>): Promise<string | null> {
+  const outcome = await consumeStream(source, handler, { format: 'anthropic' });
+  // @ts-expect-error: not a wire format
+  void consumeStream(source, handler, { format: 'claude' });
+  return outcome.status === 'completed' ? outcome.response.aiMessage.text : null;
+}
+`;
+    writeFileSync(path.join(app, 'check-esm.mts'), check("import { consumeStream, type StreamingChatResponseHandler } from 'partstream';"));
+    writeFileSync(
+      path.join(app, 'check-cjs.cts'),
+      check("import partstream = require('partstream');\nconst { consumeStream } = partstream;\ntype StreamingChatResponseHandler = partstream.StreamingChatResponseHandler;"),
+    );
+    writeFileSync(
+      path.join(app, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          module: 'nodenext',
+          moduleResolution: 'nodenext',
+          target: 'es2022',
+          strict: true,
+          noEmit: true,
+          skipLibCheck: true,
+          types: ['node'],
+          typeRoots: [path.join(repo, 'node_modules', '@types')],
+        },
+        files: ['check-esm.mts', 'check-cjs.cts'],
+      }),
+    );
+    const result = run(process.execPath, [tsc, '-p', 'tsconfig.json'], app);
+    expect({ status: result.status, output: result.stdout.trim() }).to.deep.equal({ status: 0, output: '' });
+  });
+
+  it('runs "partstream replay --json" from dist, without ts-node, and rejects garbage with one line and no stack trace', () => {
+    const bin = path.join(app, 'node_modules', 'partstream', 'bin', 'partstream.js');
+    const demo = run(process.execPath, [bin, 'replay', '--json'], app);
+    const events = demo.stdout.trim().split('\n').map((line) => JSON.parse(line) as { event: string });
+    writeFileSync(path.join(app, 'garbage.bin'), '\u0000\u0001not a stream at all\n');
+    const garbage = run(process.execPath, [bin, 'replay', 'garbage.bin'], app);
+    expect({
+      demo: { status: demo.status, stderr: demo.stderr, last: events[events.length - 1].event },
+      garbage: { status: garbage.status, stderrLines: garbage.stderr.split('\n').length, stack: garbage.stderr.includes('    at ') },
+    }).to.deep.equal({
+      demo: { status: 0, stderr: '', last: 'completeResponse' },
+      garbage: { status: 1, stderrLines: 2, stack: false },
+    });
+  });
+});
