@@ -114,6 +114,16 @@ export class MessageAggregator {
   }
 
   /**
+   * `addIndexed` without the checks, for a caller that built `part` itself from validated values
+   * and passes a non-blank `responseId` (the bridge, once per token).
+   * @internal
+   */
+  addTrusted(responseId: string, part: MessagePart, index: number, partial: boolean): void {
+    this.addPart(responseId, part, index, partial);
+    this.id = responseId;
+  }
+
+  /**
    * Adds the metadata of a chunk without parts (id, model name, usage, finish reason).
    * @internal
    */

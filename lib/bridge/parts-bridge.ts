@@ -67,7 +67,7 @@ export class PartsBridge implements StreamingChatResponseHandler {
         // A short-lived literal, not a factory call: this runs per token and the aggregator copies
         // the fields it keeps.
         const part: TextPart = { type: 'text', text: partial.text, payload, attributes: NO_ATTRIBUTES };
-        this.aggregator.addIndexed(RESPONSE_KEY, part, this.indexer.indexFor(part), true);
+        this.aggregator.addTrusted(RESPONSE_KEY, part, this.indexer.indexFor(part), true);
       }
     }
     this.handler.onPartialResponse?.(partial, context);
@@ -85,7 +85,7 @@ export class PartsBridge implements StreamingChatResponseHandler {
           payload,
           attributes: NO_ATTRIBUTES,
         };
-        this.aggregator.addIndexed(RESPONSE_KEY, part, this.indexer.indexFor(part), true);
+        this.aggregator.addTrusted(RESPONSE_KEY, part, this.indexer.indexFor(part), true);
       }
     }
     this.handler.onPartialThinking?.(partial, context);
@@ -101,7 +101,7 @@ export class PartsBridge implements StreamingChatResponseHandler {
         payload: null,
         attributes: NO_ATTRIBUTES,
       };
-      this.aggregator.addIndexed(RESPONSE_KEY, part, index, true);
+      this.aggregator.addTrusted(RESPONSE_KEY, part, index, true);
     }
     this.handler.onPartialToolCall?.(partial, context);
   }
@@ -116,7 +116,7 @@ export class PartsBridge implements StreamingChatResponseHandler {
       // The indexer matches a call to its argument deltas by key; the part keeps the provider's id.
       const key = this.toolCallKey(complete.index, request.id);
       const index = key === request.id ? this.indexer.indexFor(part) : this.indexer.indexFor({ ...part, toolCall: { ...part.toolCall, id: key } });
-      this.aggregator.addIndexed(RESPONSE_KEY, part, index, false);
+      this.aggregator.addTrusted(RESPONSE_KEY, part, index, false);
     }
     this.handler.onCompleteToolCall?.(complete);
   }

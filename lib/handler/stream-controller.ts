@@ -11,6 +11,8 @@ export class StreamController implements StreamingHandle {
   readonly signal: AbortSignal;
   private readonly abortController = new AbortController();
   private external: AbortSignal | undefined;
+  /** Mirrors `signal.aborted` as a plain field: it is read several times per token. */
+  private cancelled = false;
   private readonly onExternalAbort = (): void => {
     this.cancel(this.external?.reason);
   };
@@ -22,6 +24,7 @@ export class StreamController implements StreamingHandle {
       throw new TypeError(`Expected an AbortSignal, got ${external === null ? 'null' : typeof external}`);
     }
     if (external.aborted) {
+      this.cancelled = true;
       this.abortController.abort(external.reason);
       return;
     }
@@ -31,14 +34,15 @@ export class StreamController implements StreamingHandle {
 
   /** Cancels the stream (idempotent). `reason` becomes `signal.reason`. */
   cancel(reason?: unknown): void {
-    if (this.abortController.signal.aborted) return;
+    if (this.cancelled) return;
+    this.cancelled = true;
     this.dispose();
     this.abortController.abort(reason);
   }
 
   /** True once `cancel()` was called or the external signal aborted. */
   isCancelled(): boolean {
-    return this.abortController.signal.aborted;
+    return this.cancelled;
   }
 
   /** Stops listening to the external signal (idempotent); the stream's own state is unchanged. */
