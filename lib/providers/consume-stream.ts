@@ -3,6 +3,7 @@ import { MappingTrackingHandler } from '../handler/mapping-tracking-handler';
 import { SafeHandler } from '../handler/safe-handler';
 import { StreamController } from '../handler/stream-controller';
 import type { ChatResponse, StreamingChatResponseHandler } from '../handler/types';
+import { chatResponse, responseMetadata } from '../handler/values';
 import { describeValue } from '../parts/describe-value';
 import { AnthropicMapper } from './anthropic/anthropic-mapper';
 import { assertStreamSource, openChunkReader, type ChunkReader, type StreamSource } from './decode/byte-source';
@@ -133,6 +134,7 @@ class StreamRun {
   private readonly createMapper: MapperFactory;
   private guard: StreamGuard | null = null;
   private reader: ChunkReader | null = null;
+  private mapper: StreamMapper<SseFrame> | StreamMapper<unknown> | null = null;
   private sourceEnded = false;
 
   constructor(
@@ -207,6 +209,7 @@ class StreamRun {
       }
       if (deliver === null && decoder.format !== null) {
         mapper = this.createMapper(decoder.format);
+        this.mapper = mapper;
         deliver = frameDelivery(decoder.format, mapper, this.tracker, this.target);
       }
       if (deliver !== null && (this.deliverAll(deliver, frames) || (last !== null && this.deliverAll(deliver, last)))) {
@@ -302,13 +305,25 @@ class StreamRun {
         return Object.freeze({
           status: 'failed',
           error: this.safe.failure ?? new StreamError('truncated', 'The stream failed'),
-          partial: this.bridge.partialResponse(),
+          partial: this.partial(),
         });
       case 'cancelled':
       case 'open':
-        return Object.freeze({ status: 'cancelled', partial: this.bridge.partialResponse() });
+        return Object.freeze({ status: 'cancelled', partial: this.partial() });
       default:
         return assertNever(state);
     }
+  }
+
+  /** What was aggregated, with the id and model the mapper saw before the stream broke off. */
+  private partial(): ChatResponse {
+    const partial = this.bridge.partialResponse();
+    const known = this.mapper?.metadataSoFar?.();
+    if (known === undefined) return partial;
+    const metadata = partial.metadata;
+    return chatResponse(
+      partial.aiMessage,
+      responseMetadata({ ...metadata, id: metadata.id ?? known.id, modelName: metadata.modelName ?? known.modelName }),
+    );
   }
 }

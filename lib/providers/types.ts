@@ -1,4 +1,4 @@
-import type { StreamingChatResponseHandler, StreamingHandle } from '../handler/types';
+import type { ChatResponseMetadata, StreamingChatResponseHandler, StreamingHandle } from '../handler/types';
 
 /** The wire formats partstream reads. */
 export type WireFormat = 'openai-chat' | 'openai-responses' | 'anthropic' | 'gemini' | 'ollama';
@@ -35,4 +35,9 @@ export interface StreamMapper<E> {
    * `truncatedFrame` is true when bytes of an unfinished frame were left over.
    */
   end(target: MapperTarget, truncatedFrame: boolean): void;
+  /**
+   * Optional: the response metadata seen so far (id and model arrive with the first events), so
+   * that the `partial` of a failed or cancelled stream still says which response it was.
+   */
+  metadataSoFar?(): ChatResponseMetadata;
 }

@@ -1,4 +1,4 @@
-import type { ChatResponse, PartialResponseContext, StreamingChatResponseHandler } from '../../handler/types';
+import type { ChatResponse, PartialResponseContext, StreamingChatResponseHandler, ChatResponseMetadata } from '../../handler/types';
 import { aiMessage, chatResponse, partialResponse, partialThinking, responseMetadata } from '../../handler/values';
 import type { OpaquePayload } from '../../parts/types';
 import { StreamError } from '../stream-error';
@@ -92,6 +92,11 @@ export class AnthropicMapper implements StreamMapper<SseFrame> {
       default:
         return false;
     }
+  }
+
+  /** The id and model seen so far, for the partial response of a failed or cancelled stream. */
+  metadataSoFar(): ChatResponseMetadata {
+    return responseMetadata({ id: this.id, modelName: this.model });
   }
 
   /** Completes the response, or fails a stream that ended before `message_stop` or mid-frame. */

@@ -1,4 +1,4 @@
-import type { StreamingHandle, TokenUsage } from '../../handler/types';
+import type { StreamingHandle, TokenUsage, ChatResponseMetadata } from '../../handler/types';
 import { aiMessage, chatResponse, partialResponse, partialThinking, responseMetadata } from '../../handler/values';
 import type { OpaquePayload } from '../../parts/types';
 import { isJsonObject, parseJsonObject } from '../shared/read-json';
@@ -100,6 +100,11 @@ export class GeminiMapper implements StreamMapper<SseFrame> {
     if (finishReason !== null) this.finishReason = finishReason;
     if (this.mapped && unmapped) target.handler.onUnmappedRawEvent?.(frame);
     return false;
+  }
+
+  /** The id and model seen so far, for the partial response of a failed or cancelled stream. */
+  metadataSoFar(): ChatResponseMetadata {
+    return responseMetadata({ id: this.id, modelName: this.model });
   }
 
   /**

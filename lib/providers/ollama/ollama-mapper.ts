@@ -1,4 +1,4 @@
-import type { StreamingHandle } from '../../handler/types';
+import type { StreamingHandle, ChatResponseMetadata } from '../../handler/types';
 import { aiMessage, chatResponse, completeToolCall, partialResponse, partialThinking, responseMetadata } from '../../handler/values';
 import { isJsonObject } from '../shared/read-json';
 import { resolveFinishReason } from '../shared/resolve-finish-reason';
@@ -67,6 +67,11 @@ export class OllamaMapper implements StreamMapper<unknown> {
     this.ended = true;
     target.handler.onCompleteResponse(chatResponse(aiMessage([]), metadata));
     return true;
+  }
+
+  /** The id and model seen so far, for the partial response of a failed or cancelled stream. */
+  metadataSoFar(): ChatResponseMetadata {
+    return responseMetadata({ id: null, modelName: this.model });
   }
 
   /** Ends the stream: a truncation error unless the `done: true` line (or an error) was mapped. */

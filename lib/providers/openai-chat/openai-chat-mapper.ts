@@ -1,4 +1,4 @@
-import type { ChatResponse, FinishReason, PartialResponseContext, StreamingChatResponseHandler, TokenUsage } from '../../handler/types';
+import type { ChatResponse, FinishReason, PartialResponseContext, StreamingChatResponseHandler, TokenUsage, ChatResponseMetadata } from '../../handler/types';
 import { aiMessage, chatResponse, partialResponse, partialThinking, responseMetadata } from '../../handler/values';
 import { StreamError } from '../stream-error';
 import type { MapperTarget, SseFrame, StreamMapper } from '../types';
@@ -84,6 +84,11 @@ export class OpenAIChatMapper implements StreamMapper<SseFrame> {
       }
     }
     return false;
+  }
+
+  /** The id and model seen so far, for the partial response of a failed or cancelled stream. */
+  metadataSoFar(): ChatResponseMetadata {
+    return responseMetadata({ id: this.id, modelName: this.model });
   }
 
   /** Completes pending tool calls and the response, or fails a stream that did not finish. */

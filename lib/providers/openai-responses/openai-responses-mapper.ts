@@ -1,4 +1,4 @@
-import type { StreamingHandle } from '../../handler/types';
+import type { StreamingHandle, ChatResponseMetadata } from '../../handler/types';
 import { aiMessage, chatResponse, partialResponse, partialThinking, responseMetadata } from '../../handler/values';
 import { isJsonObject, parseJsonObject } from '../shared/read-json';
 import { resolveFinishReason } from '../shared/resolve-finish-reason';
@@ -118,6 +118,11 @@ export class OpenAIResponsesMapper implements StreamMapper<SseFrame> {
       default:
         return false;
     }
+  }
+
+  /** The id and model seen so far, for the partial response of a failed or cancelled stream. */
+  metadataSoFar(): ChatResponseMetadata {
+    return responseMetadata({ id: this.id, modelName: this.model });
   }
 
   /** Ends the stream: a truncation error unless a terminal event was already mapped. */
