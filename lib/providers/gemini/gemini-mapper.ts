@@ -193,7 +193,8 @@ export class GeminiMapper implements StreamMapper<SseFrame> {
 
   private fail(target: MapperTarget, chunk: GeminiChunk, frame: SseFrame): void {
     const error = isJsonObject(chunk.error) ? chunk.error : {};
-    const message = str(error.message) ?? 'The provider reported an error';
+    const given = str(error.message);
+    const message = given !== null && given.trim().length > 0 ? given : 'The provider reported an error';
     const status = typeof error.code === 'number' ? error.code : undefined;
     const code = str(error.status) ?? undefined;
     this.ended = true;

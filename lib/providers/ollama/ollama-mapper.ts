@@ -20,8 +20,8 @@ function argumentsText(args: unknown): string {
 }
 
 function errorMessage(error: unknown): string {
-  if (typeof error === 'string' && error.length > 0) return error;
-  if (isJsonObject(error) && typeof error.message === 'string') return error.message;
+  if (typeof error === 'string' && error.trim().length > 0) return error;
+  if (isJsonObject(error) && typeof error.message === 'string' && error.message.trim().length > 0) return error.message;
   return 'The provider reported an error';
 }
 

@@ -52,6 +52,12 @@ export class OpenAIResponsesMapper implements StreamMapper<SseFrame> {
   private readonly calls = new ToolCallAccumulator<string>();
   /** Item ids of calls whose name is known (a call completes only with a name). */
   private readonly named = new Set<string>();
+  /**
+   * Item ids of the calls by `call_id` and by output index: an `output_item.done` whose item id
+   * differs from the one its deltas used still finds its call (completing it once, not twice).
+   */
+  private readonly keyByCallId = new Map<string, string>();
+  private readonly keyByOutputIndex = new Map<number, string>();
   private toolCallsMade = 0;
   private readonly ledger = new StreamedTextLedger();
   private context: { readonly streamingHandle: StreamingHandle } | null = null;
@@ -90,11 +96,11 @@ export class OpenAIResponsesMapper implements StreamMapper<SseFrame> {
         this.settle(target, 'thinking', partKey('r', event.item_id, event.content_index), event.text);
         return false;
       case 'response.output_item.added':
-        this.itemAdded(event.item);
+        this.itemAdded(event.item, event.output_index);
         return false;
       case 'response.function_call_arguments.delta':
       case 'response.custom_tool_call_input.delta':
-        this.argumentsDelta(target, event.item_id, event.delta);
+        this.argumentsDelta(target, event.item_id, event.delta, event.output_index);
         return false;
       case 'response.function_call_arguments.done':
         this.argumentsDone(target, event.item_id, event.arguments);
@@ -103,7 +109,7 @@ export class OpenAIResponsesMapper implements StreamMapper<SseFrame> {
         this.argumentsDone(target, event.item_id, event.input);
         return false;
       case 'response.output_item.done':
-        this.itemDone(target, event.item);
+        this.itemDone(target, event.item, event.output_index);
         return false;
       case 'response.completed':
       case 'response.incomplete':
@@ -162,20 +168,39 @@ export class OpenAIResponsesMapper implements StreamMapper<SseFrame> {
     if (missing !== null && missing.length > 0) this.emit(target, kind, missing);
   }
 
-  private itemAdded(item: ResponsesOutputItem | undefined): void {
+  private itemAdded(item: ResponsesOutputItem | undefined, outputIndex: unknown): void {
     if (!isJsonObject(item) || !isClientToolCall(item.type)) return;
     const key = str(item.id);
     if (key === null || this.calls.has(key)) return;
     const name = str(item.name) ?? '';
-    this.calls.start(key, str(item.call_id), name);
+    this.startCall(key, str(item.call_id), name, outputIndex);
     if (name.trim().length > 0) this.named.add(key);
   }
 
-  private argumentsDelta(target: MapperTarget, itemId: unknown, delta: unknown): void {
+  private startCall(key: string, callId: string | null, name: string, outputIndex: unknown): void {
+    this.calls.start(key, callId, name);
+    if (callId !== null && !this.keyByCallId.has(callId)) this.keyByCallId.set(callId, key);
+    if (typeof outputIndex === 'number' && !this.keyByOutputIndex.has(outputIndex)) this.keyByOutputIndex.set(outputIndex, key);
+  }
+
+  /** The key of the call an `output_item.done` item belongs to: its id, else its call_id's or output index's call. */
+  private keyOfDoneItem(item: ResponsesOutputItem, outputIndex: unknown): string | null {
+    const id = str(item.id);
+    if (id !== null && this.calls.has(id)) return id;
+    const callId = str(item.call_id);
+    const byCallId = callId === null ? undefined : this.keyByCallId.get(callId);
+    if (byCallId !== undefined) return byCallId;
+    const byIndex = typeof outputIndex === 'number' ? this.keyByOutputIndex.get(outputIndex) : undefined;
+    // Only a call that has no call_id of its own yet may be claimed through its output index.
+    if (byIndex !== undefined && this.calls.idOf(byIndex) === null) return byIndex;
+    return id;
+  }
+
+  private argumentsDelta(target: MapperTarget, itemId: unknown, delta: unknown, outputIndex: unknown): void {
     const key = str(itemId);
     if (key === null || typeof delta !== 'string') return;
     // A delta for an item never announced still counts: its fragments wait for the item's name.
-    if (!this.calls.has(key)) this.calls.start(key, null, '');
+    if (!this.calls.has(key)) this.startCall(key, null, '', outputIndex);
     const partial = this.calls.append(key, delta);
     if (partial !== null) target.handler.onPartialToolCall?.(partial, this.contextFor(target));
   }
@@ -187,7 +212,7 @@ export class OpenAIResponsesMapper implements StreamMapper<SseFrame> {
     this.completeCall(target, key, str(fullArguments) ?? undefined);
   }
 
-  private itemDone(target: MapperTarget, item: ResponsesOutputItem | undefined): void {
+  private itemDone(target: MapperTarget, item: ResponsesOutputItem | undefined, outputIndex: unknown): void {
     if (!isJsonObject(item)) return;
     if (item.type === 'reasoning') {
       const encrypted = str(item.encrypted_content);
@@ -198,10 +223,10 @@ export class OpenAIResponsesMapper implements StreamMapper<SseFrame> {
       return;
     }
     if (!isClientToolCall(item.type)) return;
-    const key = str(item.id);
+    const key = this.keyOfDoneItem(item, outputIndex);
     if (key === null) return;
     const name = str(item.name);
-    if (!this.calls.has(key)) this.calls.start(key, str(item.call_id), name ?? '');
+    if (!this.calls.has(key)) this.startCall(key, str(item.call_id), name ?? '', outputIndex);
     else if (this.calls.isOpen(key)) this.calls.identify(key, str(item.call_id), name);
     else return;
     const full = item.type === 'function_call' ? str(item.arguments) : str(item.input);
@@ -235,7 +260,8 @@ export class OpenAIResponsesMapper implements StreamMapper<SseFrame> {
 
   private fail(target: MapperTarget, error: ResponsesError | null, fallbackMessage: string, frame: SseFrame): void {
     const source: ResponsesError = isJsonObject(error) ? error : {};
-    const message = str(source.message) ?? fallbackMessage;
+    const given = str(source.message);
+    const message = given !== null && given.trim().length > 0 ? given : fallbackMessage;
     const code = str(source.code) ?? str(source.type) ?? undefined;
     this.ended = true;
     target.handler.onError(new StreamError('provider', message, { code, body: source, frame: frame.data }));

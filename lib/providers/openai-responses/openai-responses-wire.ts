@@ -47,6 +47,8 @@ export interface ResponsesResponse {
 export interface ResponsesStreamEvent extends ResponsesError {
   readonly type?: unknown;
   readonly item_id?: unknown;
+  /** The position of the item in the response's output. */
+  readonly output_index?: unknown;
   readonly content_index?: unknown;
   readonly summary_index?: unknown;
   /** Text, reasoning, argument and custom-input deltas. */

@@ -1,0 +1,61 @@
+import type { StreamingChatResponseHandler } from '../../../lib/handler/types';
+import type { StreamOutcome } from '../../../lib/providers/consume-stream';
+import { streamAnthropic } from '../../../lib/providers/http/anthropic-client';
+import { streamGemini } from '../../../lib/providers/http/gemini-client';
+import { streamOllama } from '../../../lib/providers/http/ollama-client';
+import { streamOpenAIChat } from '../../../lib/providers/http/openai-chat-client';
+import { streamOpenAIResponses } from '../../../lib/providers/http/openai-responses-client';
+import type { HttpClientOptions } from '../../../lib/providers/http/stream-http';
+import type { WireFormat } from '../../../lib/providers/types';
+
+/** The provider name each client puts in its error messages. */
+export const PROVIDER_NAME: Readonly<Record<WireFormat, string>> = {
+  'openai-chat': 'OpenAI Chat Completions',
+  'openai-responses': 'OpenAI Responses',
+  anthropic: 'Anthropic',
+  gemini: 'Gemini',
+  ollama: 'Ollama',
+};
+
+/** The content type a provider streams with. */
+export const STREAM_CONTENT_TYPE: Readonly<Record<WireFormat, string>> = {
+  'openai-chat': 'text/event-stream',
+  'openai-responses': 'text/event-stream',
+  anthropic: 'text/event-stream',
+  gemini: 'text/event-stream',
+  ollama: 'application/x-ndjson',
+};
+
+/** Calls the HTTP client of a format with a minimal request. */
+export function streamWithClient(format: WireFormat, handler: StreamingChatResponseHandler, options: HttpClientOptions): Promise<StreamOutcome> {
+  const messages = [{ role: 'user', content: 'Hi' }];
+  switch (format) {
+    case 'openai-chat':
+      return streamOpenAIChat({ model: 'gpt-test', messages }, handler, options);
+    case 'openai-responses':
+      return streamOpenAIResponses({ model: 'gpt-test', input: 'Hi' }, handler, options);
+    case 'anthropic':
+      return streamAnthropic({ model: 'claude-test', max_tokens: 64, messages }, handler, options);
+    case 'gemini':
+      return streamGemini({ model: 'gemini-test', contents: [{ role: 'user', parts: [{ text: 'Hi' }] }] }, handler, options);
+    case 'ollama':
+      return streamOllama({ model: 'llama-test', messages }, handler, options);
+    default: {
+      const never: never = format;
+      throw new TypeError(`Expected a wire format, got ${String(never)}`);
+    }
+  }
+}
+
+/** Settles with true when `promise` settles within `ms`, else false. */
+export async function within(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), ms);
+  });
+  try {
+    return await Promise.race([promise.then(() => true), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
