@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { startLoopbackServer, type Reply } from '../support/loopback-server';
 import { corpus, corpusAvailable, type CorpusEntry } from './support/fixture-corpus';
 import { checkFixture, eachFixture, fuzzedFixtures, replayNote, runsPerFixture } from './support/fuzz-config';
-import { STREAM_CONTENT_TYPE, streamWithClient, within } from './support/http-clients';
+import { STREAM_CONTENT_TYPE, streamWithClient, within } from '../support/http-clients';
 import { expectNothingLost, expectOneTerminal, isTerminal } from './support/invariants';
 import { recordingHandler, replay, splitAt, whole, type Delay, type Replay, type SourceKind } from './support/replay';
 import { watchUnhandled, type UnhandledWatch } from './support/unhandled-watch';

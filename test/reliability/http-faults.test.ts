@@ -5,7 +5,7 @@ import { StreamError } from '../../lib/providers/stream-error';
 import type { WireFormat } from '../../lib/providers/types';
 import { startLoopbackServer, type LoopbackServer, type Reply } from '../support/loopback-server';
 import { TRANSCRIPTS, WIRE_FORMATS } from '../support/transcripts';
-import { PROVIDER_NAME, STREAM_CONTENT_TYPE, streamWithClient, within } from './support/http-clients';
+import { PROVIDER_NAME, STREAM_CONTENT_TYPE, streamWithClient, within } from '../support/http-clients';
 import { expectNothingLost, expectOneTerminal, isTerminal } from './support/invariants';
 import { recordingHandler, replay, type Replay } from './support/replay';
 import { watchUnhandled, type UnhandledWatch } from './support/unhandled-watch';

@@ -7,39 +7,14 @@ import { streamAnthropic } from '../../../lib/providers/http/anthropic-client';
 import { streamGemini } from '../../../lib/providers/http/gemini-client';
 import { streamOllama } from '../../../lib/providers/http/ollama-client';
 import { streamOpenAIChat } from '../../../lib/providers/http/openai-chat-client';
-import { streamOpenAIResponses } from '../../../lib/providers/http/openai-responses-client';
 import type { HttpClientOptions } from '../../../lib/providers/http/stream-http';
 import type { StreamError } from '../../../lib/providers/stream-error';
 import type { WireFormat } from '../../../lib/providers/types';
 import { trackedSource } from '../../support/chunk-sources';
+import { STREAM_CONTENT_TYPE, streamWithClient } from '../../support/http-clients';
 import { startLoopbackServer, type LoopbackServer, type Reply } from '../../support/loopback-server';
 import { recordingHandler, type Recorded, type RecordingHandler } from '../../support/recording-handler';
 import { TRANSCRIPTS, WIRE_FORMATS } from '../../support/transcripts';
-
-/** Calls the client of a format with a minimal request. */
-function streamFormat(format: WireFormat, handler: StreamingChatResponseHandler, options: HttpClientOptions): Promise<StreamOutcome> {
-  const messages = [{ role: 'user', content: 'Hi' }];
-  switch (format) {
-    case 'openai-chat':
-      return streamOpenAIChat({ model: 'gpt-test', messages }, handler, options);
-    case 'openai-responses':
-      return streamOpenAIResponses({ model: 'gpt-test', input: 'Hi' }, handler, options);
-    case 'anthropic':
-      return streamAnthropic({ model: 'claude-test', max_tokens: 64, messages }, handler, options);
-    case 'gemini':
-      return streamGemini({ model: 'models/gemini-test', contents: [{ role: 'user', parts: [{ text: 'Hi' }] }] }, handler, options);
-    case 'ollama':
-      return streamOllama({ model: 'llama-test', messages }, handler, options);
-  }
-}
-
-const CONTENT_TYPE: Readonly<Record<WireFormat, string>> = {
-  'openai-chat': 'text/event-stream',
-  'openai-responses': 'text/event-stream',
-  anthropic: 'text/event-stream',
-  gemini: 'text/event-stream',
-  ollama: 'application/x-ndjson',
-};
 
 /** Deterministic chunk sizes 1 … max from a seed (a small linear congruential generator). */
 function seededSizes(seed: number, max: number): (chunk: number) => number {
@@ -65,10 +40,10 @@ async function overHttp(
   reply: Reply,
   options: HttpClientOptions & { handler?: RecordingHandler } = {},
 ): Promise<{ handler: RecordingHandler; outcome: StreamOutcome; server: LoopbackServer }> {
-  const server = await startLoopbackServer({ headers: { 'content-type': CONTENT_TYPE[format] }, ...reply });
+  const server = await startLoopbackServer({ headers: { 'content-type': STREAM_CONTENT_TYPE[format] }, ...reply });
   try {
     const handler = options.handler ?? recordingHandler();
-    const outcome = await streamFormat(format, handler, { baseUrl: server.url, apiKey: 'test-key', ...options });
+    const outcome = await streamWithClient(format, handler, { baseUrl: server.url, apiKey: 'test-key', ...options });
     await Promise.all(server.requests.map((request) => request.settled));
     return { handler, outcome, server };
   } finally {
@@ -92,11 +67,22 @@ describe('HTTP clients over a loopback socket', () => {
       gemini: [undefined, undefined, [{ role: 'user', parts: [{ text: 'Hi' }] }]],
       ollama: [true, 'llama-test'],
     };
+    it('gemini: accepts the model with its "models/" prefix and posts to the same path', async () => {
+      const loopback = await startLoopbackServer({ body: TRANSCRIPTS.gemini, headers: { 'content-type': STREAM_CONTENT_TYPE.gemini } });
+      try {
+        const request = { model: 'models/gemini-test', contents: [{ role: 'user', parts: [{ text: 'Hi' }] }] };
+        const result = await streamGemini(request, recordingHandler(), { baseUrl: `${loopback.url}/v1/`, apiKey: 'test-key' });
+        expect(result.status).to.equal('completed');
+        expect(loopback.requests[0]?.url).to.equal('/v1/models/gemini-test:streamGenerateContent?alt=sse');
+      } finally {
+        await loopback.close();
+      }
+    });
     for (const [format, url, headers, pick] of expectations) {
       it(`${format}: POSTs to ${url} with the provider's headers and a streaming body`, async () => {
-        const loopback = await startLoopbackServer({ body: TRANSCRIPTS[format], headers: { 'content-type': CONTENT_TYPE[format] } });
+        const loopback = await startLoopbackServer({ body: TRANSCRIPTS[format], headers: { 'content-type': STREAM_CONTENT_TYPE[format] } });
         try {
-          const result = await streamFormat(format, recordingHandler(), { baseUrl: `${loopback.url}/v1/`, apiKey: 'test-key', headers: { 'x-extra': 'yes' } });
+          const result = await streamWithClient(format, recordingHandler(), { baseUrl: `${loopback.url}/v1/`, apiKey: 'test-key', headers: { 'x-extra': 'yes' } });
           expect(result.status).to.equal('completed');
           const [request] = loopback.requests;
           expect([request?.method, request?.url]).to.deep.equal(['POST', url]);
