@@ -5,7 +5,7 @@ import { corpus, corpusAvailable, type CorpusEntry } from './support/fixture-cor
 import { checkFixture, eachFixture, fuzzedFixtures, replayNote, runsPerFixture } from './support/fuzz-config';
 import { STREAM_CONTENT_TYPE, streamWithClient, within } from '../support/http-clients';
 import { expectNothingLost, expectOneTerminal, isTerminal } from './support/invariants';
-import { recordingHandler, replay, splitAt, whole, type Delay, type Replay, type SourceKind } from './support/replay';
+import { recordingHandler, referenceRuns, replay, splitAt, whole, type Delay, type SourceKind } from './support/replay';
 import { watchUnhandled, type UnhandledWatch } from './support/unhandled-watch';
 
 interface CancelCase {
@@ -34,20 +34,12 @@ const fixtures = fuzzedFixtures(corpus());
 
 (corpusAvailable('fuzz: cancel') ? describe : describe.skip)(`fuzz: cancel (${replayNote()})`, () => {
   let watch: UnhandledWatch;
-  const references = new Map<string, Replay>();
+  const referenceOf = referenceRuns();
   before(() => {
     watch = watchUnhandled();
   });
   after(() => watch.uninstall());
 
-  async function referenceOf(fixture: CorpusEntry): Promise<Replay> {
-    let reference = references.get(fixture.file);
-    if (reference === undefined) {
-      reference = await replay(whole(fixture.bytes), fixture.format);
-      references.set(fixture.file, reference);
-    }
-    return reference;
-  }
 
   const runs = runsPerFixture(fixtures.length);
   it(`delivers nothing after cancel() at a random callback, resolves cancelled with everything delivered, and lets go of the source (${runs} cases per fixture)`, async function () {

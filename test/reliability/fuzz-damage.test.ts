@@ -1,10 +1,10 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { anyDamage, applyDamage, damageArbitraries, type Damage, type DamageType } from './support/damage';
-import { corpus, corpusAvailable, type CorpusEntry } from './support/fixture-corpus';
+import { corpus, corpusAvailable } from './support/fixture-corpus';
 import { checkFixture, eachFixture, fuzzedFixtures, replayNote, runsPerFixture } from './support/fuzz-config';
 import { expectNothingLost, expectOneTerminal, isTerminal, partials } from './support/invariants';
-import { replay, splitAt, whole, type Call, type Delay, type ErrorSummary, type Hook, type Replay } from './support/replay';
+import { referenceRuns, replay, splitAt, whole, type Call, type Delay, type ErrorSummary, type Hook, type Replay } from './support/replay';
 import { watchUnhandled, type UnhandledWatch } from './support/unhandled-watch';
 
 const fixtures = fuzzedFixtures(corpus());
@@ -51,20 +51,12 @@ const CLASSES: ReadonlyArray<{ type: DamageType; title: string; share: number; e
 
 (corpusAvailable('fuzz: damaged streams') ? describe : describe.skip)(`fuzz: damaged streams (${replayNote()})`, () => {
   let watch: UnhandledWatch;
-  const references = new Map<string, Replay>();
+  const referenceOf = referenceRuns();
   before(() => {
     watch = watchUnhandled();
   });
   after(() => watch.uninstall());
 
-  async function referenceOf(fixture: CorpusEntry): Promise<Replay> {
-    let reference = references.get(fixture.file);
-    if (reference === undefined) {
-      reference = await replay(whole(fixture.bytes), fixture.format);
-      references.set(fixture.file, reference);
-    }
-    return reference;
-  }
 
   for (const damageClass of CLASSES) {
     const runs = runsPerFixture(fixtures.length, damageClass.share);

@@ -227,3 +227,16 @@ export function splitAt(bytes: Uint8Array, offsets: readonly number[]): Uint8Arr
   chunks.push(bytes.subarray(from));
   return chunks;
 }
+
+/** Replays each fixture's whole body once and hands out that reference run on every later ask. */
+export function referenceRuns(): (fixture: { readonly file: string; readonly bytes: Uint8Array; readonly format: WireFormat }) => Promise<Replay> {
+  const references = new Map<string, Replay>();
+  return async (fixture) => {
+    let reference = references.get(fixture.file);
+    if (reference === undefined) {
+      reference = await replay(whole(fixture.bytes), fixture.format);
+      references.set(fixture.file, reference);
+    }
+    return reference;
+  };
+}
