@@ -73,6 +73,10 @@ export class MessageAggregator {
   private id: string | null = null;
   private modelName: string | null = null;
   private finishReason: FinishReason | null = null;
+  /** The slot the last indexed part went to, with its response id and index. */
+  private lastKey: string | null = null;
+  private lastIndex = -1;
+  private lastSlot: Slot | null = null;
 
   /**
    * Adds one chunk. The chunk is checked whole before anything is merged, so a bad chunk throws a
@@ -193,6 +197,12 @@ export class MessageAggregator {
       return;
     }
     const toolCallDelta = partial && part.type === 'tool_call';
+    // The next delta of a run almost always goes to the slot the previous part went to: reuse it
+    // without the two map lookups (only with a response id; without one, grouping is decided anew).
+    if (key !== null && key === this.lastKey && index === this.lastIndex && !toolCallDelta) {
+      (this.lastSlot as Slot).put(part, partial);
+      return;
+    }
     const group = key !== null ? this.groupById(key) : this.groupWithoutId(part, index, toolCallDelta);
     let slot = group.slots.get(index);
     if (slot === undefined) {
@@ -205,6 +215,9 @@ export class MessageAggregator {
     }
     slot.put(part, partial);
     if (index > group.highest) group.highest = index;
+    this.lastKey = key;
+    this.lastIndex = index;
+    this.lastSlot = slot;
   }
 
   private groupById(id: string): Group {
