@@ -30,7 +30,7 @@ interface Rounds {
 }
 const ROUNDS: Record<'small' | 'large' | 'callbackSmall' | 'callbackLarge', Rounds> = QUICK
   ? { small: { warmup: 1, reps: 3 }, large: { warmup: 1, reps: 3 }, callbackSmall: { warmup: 2, reps: 5 }, callbackLarge: { warmup: 1, reps: 3 } }
-  : { small: { warmup: 2, reps: 7 }, large: { warmup: 1, reps: 3 }, callbackSmall: { warmup: 3, reps: 11 }, callbackLarge: { warmup: 1, reps: 5 } };
+  : { small: { warmup: 2, reps: 7 }, large: { warmup: 1, reps: 5 }, callbackSmall: { warmup: 3, reps: 11 }, callbackLarge: { warmup: 2, reps: 9 } };
 
 const E2E = 'partstream consumeStream';
 const FLOOR = 'floor: eventsource-parser + JSON.parse + join';
