@@ -9,6 +9,7 @@ import { reasoningPart, textPart, toolCallPart } from '../lib/parts/factories';
 import { partsFromJSON, partsToJSON } from '../lib/parts/json';
 import { StreamingPartIndexer } from '../lib/parts/streaming-part-indexer';
 import { StreamingParts } from '../lib/parts/streaming-parts';
+import type { MessagePart } from '../lib/parts/types';
 
 // Deltas in the order a model produced them: reasoning, text, a tool call, more text.
 const indexer = new StreamingPartIndexer();
@@ -29,7 +30,18 @@ for (const part of stamped) {
 const aggregator = new MessageAggregator();
 for (const part of stamped) aggregator.add({ id: 'resp_1', parts: [part] });
 const message = aggregator.result();
-console.log(`merged: ${message.parts.map((part) => (part.type === 'tool_call' ? `tool_call(${part.toolCall.name})` : `${part.type}(${JSON.stringify(part.text)})`)).join(', ')}`);
+const describe = (part: MessagePart): string => {
+  switch (part.type) {
+    case 'text':
+    case 'reasoning':
+      return `${part.type}(${JSON.stringify(part.text)})`;
+    case 'tool_call':
+      return `tool_call(${part.toolCall.name})`;
+    default:
+      return part.type;
+  }
+};
+console.log(`merged: ${message.parts.map(describe).join(', ')}`);
 
 // JSON out and back in; a part type this version does not know reads back as an `unknown` part.
 const stored = JSON.stringify([...partsToJSON(message.parts), { type: 'hologram', frames: 3 }]);
