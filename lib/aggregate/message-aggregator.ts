@@ -128,6 +128,17 @@ export class MessageAggregator {
   }
 
   /**
+   * Appends a payload-free, attribute-free text or reasoning delta to the slot the previous part
+   * went to, when that slot is `index` of `responseId` and holds a part of that type — exactly
+   * what `addTrusted` of such a delta does, without building the part. Returns false (and changes
+   * nothing) otherwise; the caller then uses `addTrusted`.
+   * @internal
+   */
+  appendTrustedDelta(responseId: string, type: 'text' | 'reasoning', index: number, text: string): boolean {
+    return responseId === this.lastKey && index === this.lastIndex && (this.lastSlot as Slot).appendDelta(type, text);
+  }
+
+  /**
    * Adds the metadata of a chunk without parts (id, model name, usage, finish reason).
    * @internal
    */

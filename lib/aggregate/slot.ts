@@ -10,6 +10,9 @@ import type {
 } from '../parts/types';
 import { StringPieces } from './string-pieces';
 
+/** The attributes of a delta that carries none. */
+const NO_STREAM_ATTRIBUTES: PartAttributes = Object.freeze({});
+
 /** Accumulated text deltas of a slot. */
 interface TextContent {
   readonly type: 'text';
@@ -84,6 +87,20 @@ export class Slot {
    * a non-null payload replaces); anything else replaces the slot. A complete tool call also
    * drops the call's accumulated deltas.
    */
+  /**
+   * Appends a payload-free text or reasoning delta when this slot already holds a part of that
+   * type (what `put` of such a delta does, without building the part); false when it does not.
+   */
+  appendDelta(type: 'text' | 'reasoning', text: string): boolean {
+    const content = this.content;
+    if (content === null || content.type !== type) return false;
+    this.cached = null;
+    if (content.type === 'text') content.text.append(text);
+    else content.text = appendOrStart(content.text, text);
+    content.attributes = NO_STREAM_ATTRIBUTES;
+    return true;
+  }
+
   put(part: MessagePart, partial: boolean): void {
     this.cached = null;
     const content = this.content;

@@ -16,7 +16,7 @@ import type {
 import { aiMessage, chatResponse, responseMetadata } from '../handler/values';
 import { toolCallPart } from '../parts/factories';
 import { StreamingPartIndexer } from '../parts/streaming-part-indexer';
-import type { PartAttributes, ReasoningPart, TextPart, ToolCallPart } from '../parts/types';
+import type { OpaquePayload, PartAttributes, ReasoningPart, TextPart, ToolCallPart } from '../parts/types';
 
 /** The one response id every aggregated part is tagged with, so no-id heuristics never split the response. */
 const RESPONSE_KEY = 'partstream:bridge-response';
@@ -61,33 +61,13 @@ export class PartsBridge implements StreamingChatResponseHandler {
 
   onPartialResponse(partial: PartialResponse, context: PartialResponseContext): void {
     this.handle = context.streamingHandle;
-    if (this.accepting()) {
-      const payload = partial.payload ?? null;
-      if (partial.text.length > 0 || payload !== null) {
-        // A short-lived literal, not a factory call: this runs per token and the aggregator copies
-        // the fields it keeps.
-        const part: TextPart = { type: 'text', text: partial.text, payload, attributes: NO_ATTRIBUTES };
-        this.aggregator.addTrusted(RESPONSE_KEY, part, this.indexer.indexFor(part), true);
-      }
-    }
+    if (this.accepting()) this.addDelta('text', partial.text, partial.payload ?? null);
     this.handler.onPartialResponse?.(partial, context);
   }
 
   onPartialThinking(partial: PartialThinking, context: PartialThinkingContext): void {
     this.handle = context.streamingHandle;
-    if (this.accepting()) {
-      const payload = partial.payload ?? null;
-      if (partial.text.length > 0 || payload !== null) {
-        const part: ReasoningPart = {
-          type: 'reasoning',
-          text: partial.text.length > 0 ? partial.text : null,
-          summary: null,
-          payload,
-          attributes: NO_ATTRIBUTES,
-        };
-        this.aggregator.addTrusted(RESPONSE_KEY, part, this.indexer.indexFor(part), true);
-      }
-    }
+    if (this.accepting()) this.addDelta('reasoning', partial.text, partial.payload ?? null);
     this.handler.onPartialThinking?.(partial, context);
   }
 
@@ -156,6 +136,24 @@ export class PartsBridge implements StreamingChatResponseHandler {
     return chatResponse(aiMessage(this.aggregator.result().parts), EMPTY_METADATA);
   }
 
+  /**
+   * Aggregates a text or reasoning delta. This runs once per token: a payload-free delta that
+   * continues its run is appended to the run's slot without building a part; any other delta is
+   * a short-lived literal (not a factory call) whose fields the aggregator copies.
+   */
+  private addDelta(type: 'text' | 'reasoning', text: string, payload: OpaquePayload | null): void {
+    if (payload === null) {
+      if (text.length === 0) return;
+      const index = this.indexer.indexForDelta(type);
+      if (!this.aggregator.appendTrustedDelta(RESPONSE_KEY, type, index, text)) {
+        this.aggregator.addTrusted(RESPONSE_KEY, deltaPart(type, text, null), index, true);
+      }
+      return;
+    }
+    const part = deltaPart(type, text, payload);
+    this.aggregator.addTrusted(RESPONSE_KEY, part, this.indexer.indexFor(part), true);
+  }
+
   private accepting(): boolean {
     return !this.ended && !this.isCancelled();
   }
@@ -180,3 +178,10 @@ export class PartsBridge implements StreamingChatResponseHandler {
 }
 
 const EMPTY_METADATA: ChatResponseMetadata = responseMetadata();
+
+/** A text or reasoning delta part, unstamped; a signature-only reasoning delta has `text: null`. */
+function deltaPart(type: 'text' | 'reasoning', text: string, payload: OpaquePayload | null): TextPart | ReasoningPart {
+  return type === 'text'
+    ? { type: 'text', text, payload, attributes: NO_ATTRIBUTES }
+    : { type: 'reasoning', text: text.length > 0 ? text : null, summary: null, payload, attributes: NO_ATTRIBUTES };
+}

@@ -94,6 +94,15 @@ export class StreamingPartIndexer {
     return index;
   }
 
+  /**
+   * The index `stamp` would give a non-empty text or reasoning delta of `type`, advancing the
+   * indexer the same way, for a caller that has no part object to pass.
+   * @internal
+   */
+  indexForDelta(type: 'text' | 'reasoning'): number {
+    return this.continueRun(type);
+  }
+
   private continueRun(type: 'text' | 'reasoning'): number {
     if (this.runType !== type) {
       this.runType = type;
