@@ -43,7 +43,7 @@ export function trackedSource(chunks: readonly (Uint8Array | string)[], end: { f
   return iterable;
 }
 
-/** Splits text into chunks at the given offsets (sorted, deduplicated, within bounds). */
+/** Splits bytes into chunks at the given offsets (sorted, deduplicated, inside the body). */
 export function splitAt(bytes: Uint8Array, offsets: readonly number[]): Uint8Array[] {
   const cuts = [...new Set(offsets.filter((at) => at > 0 && at < bytes.length))].sort((a, b) => a - b);
   const chunks: Uint8Array[] = [];

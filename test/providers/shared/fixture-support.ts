@@ -85,18 +85,8 @@ export async function recordRun(chunks: readonly Uint8Array[], format: WireForma
   return { events, outcome, response };
 }
 
-/** Splits `bytes` at the given offsets (sorted, deduplicated, inside the body). */
-export function splitAt(bytes: Uint8Array, offsets: readonly number[]): Uint8Array[] {
-  const cuts = [...new Set(offsets)].filter((offset) => offset > 0 && offset < bytes.length).sort((a, b) => a - b);
-  const chunks: Uint8Array[] = [];
-  let from = 0;
-  for (const cut of cuts) {
-    chunks.push(bytes.subarray(from, cut));
-    from = cut;
-  }
-  chunks.push(bytes.subarray(from));
-  return chunks;
-}
+/** Splits bytes at the given offsets (one helper for every test). */
+export { splitAt } from '../../support/chunk-sources';
 
 /** The values of the callbacks of one name, in order. */
 export function valuesOf<T>(events: readonly RecordedEvent[], name: string): T[] {

@@ -215,18 +215,8 @@ export function whole(bytes: Uint8Array): Uint8Array[] {
   return [bytes];
 }
 
-/** Splits bytes at the offsets (deduplicated, sorted, inside the body). */
-export function splitAt(bytes: Uint8Array, offsets: readonly number[]): Uint8Array[] {
-  const cuts = [...new Set(offsets)].filter((at) => at > 0 && at < bytes.length).sort((a, b) => a - b);
-  const chunks: Uint8Array[] = [];
-  let from = 0;
-  for (const at of cuts) {
-    chunks.push(bytes.subarray(from, at));
-    from = at;
-  }
-  chunks.push(bytes.subarray(from));
-  return chunks;
-}
+/** Splits bytes at the given offsets (one helper for every test). */
+export { splitAt } from '../../support/chunk-sources';
 
 /** Replays each fixture's whole body once and hands out that reference run on every later ask. */
 export function referenceRuns(): (fixture: { readonly file: string; readonly bytes: Uint8Array; readonly format: WireFormat }) => Promise<Replay> {
