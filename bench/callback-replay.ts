@@ -24,42 +24,54 @@ import { PartsBridge } from '../lib/bridge/parts-bridge';
 import type { Extracted } from './floors';
 import type { Transcript } from './generate-transcript';
 
-/** One pre-built callback: which method, and its argument. */
-export type ReplayCall =
-  | { readonly kind: 'thinking'; readonly value: PartialThinking }
-  | { readonly kind: 'response'; readonly value: PartialResponse }
-  | { readonly kind: 'tool-delta'; readonly value: PartialToolCall }
-  | { readonly kind: 'tool-complete'; readonly value: CompleteToolCall };
+/** Which callback a replayed value goes to. */
+export const ReplayKind = { Thinking: 0, Response: 1, ToolDelta: 2, ToolComplete: 3 } as const;
 
-/** The callbacks a transcript maps to, built once so that replaying them measures the chain alone. */
+/** The argument of one replayed callback. */
+export type ReplayValue = PartialThinking | PartialResponse | PartialToolCall | CompleteToolCall;
+
+/**
+ * The callbacks a transcript maps to, built once so that replaying them measures the chain alone.
+ * Callback `i` is `kinds[i]` with argument `values[i]`: one object per callback rather than a
+ * `{ kind, value }` wrapper each, because at N = 10⁶ the replay is itself some 100 MB of heap that
+ * every collection during a timed run has to walk.
+ */
 export interface Replay {
-  readonly calls: readonly ReplayCall[];
+  readonly kinds: Uint8Array;
+  readonly values: readonly ReplayValue[];
   /** The provider's response as a mapper hands it to the chain at the end (no parts: they come from the deltas). */
   readonly providerResponse: ChatResponse;
 }
 
 /** Builds the callback arguments of a transcript with the library's value factories. */
 export function buildReplay(transcript: Transcript): Replay {
-  const calls: ReplayCall[] = [];
-  for (const step of transcript.steps) {
+  const { steps } = transcript;
+  const kinds = new Uint8Array(steps.length);
+  const values: ReplayValue[] = [];
+  steps.forEach((step, i) => {
     switch (step.type) {
       case 'thinking':
-        calls.push({ kind: 'thinking', value: partialThinking(step.text) });
+        kinds[i] = ReplayKind.Thinking;
+        values.push(partialThinking(step.text));
         break;
       case 'signature':
-        calls.push({ kind: 'thinking', value: partialThinking('', { provider: 'anthropic', kind: 'signature', data: step.signature }) });
+        kinds[i] = ReplayKind.Thinking;
+        values.push(partialThinking('', { provider: 'anthropic', kind: 'signature', data: step.signature }));
         break;
       case 'text':
-        calls.push({ kind: 'response', value: partialResponse(step.text) });
+        kinds[i] = ReplayKind.Response;
+        values.push(partialResponse(step.text));
         break;
       case 'tool-delta':
-        calls.push({ kind: 'tool-delta', value: partialToolCall(step.index, step.id, step.name, step.partialArguments) });
+        kinds[i] = ReplayKind.ToolDelta;
+        values.push(partialToolCall(step.index, step.id, step.name, step.partialArguments));
         break;
       case 'tool-complete':
-        calls.push({ kind: 'tool-complete', value: completeToolCall(step.index, { id: step.id, name: step.name, arguments: step.arguments }) });
+        kinds[i] = ReplayKind.ToolComplete;
+        values.push(completeToolCall(step.index, { id: step.id, name: step.name, arguments: step.arguments }));
         break;
     }
-  }
+  });
   const { expected } = transcript;
   const providerResponse = chatResponse(
     aiMessage([]),
@@ -70,34 +82,46 @@ export function buildReplay(transcript: Transcript): Replay {
       finishReason: 'TOOL_EXECUTION',
     }),
   );
-  return { calls, providerResponse };
+  return { kinds, values, providerResponse };
+}
+
+/** The number of callbacks a replay makes (the final one not counted). */
+export function callbackCount(replay: Replay): number {
+  return replay.kinds.length;
+}
+
+/** A chain that has replayed a stream, and the final response its handler received. */
+export interface ReplayedChain {
+  readonly chain: MappingTrackingHandler;
+  readonly response: ChatResponse;
 }
 
 /**
  * Replays the callbacks through the chain an adapter drives — `MappingTrackingHandler` →
  * `PartsBridge` → `SafeHandler` → `handler` — resetting and reading the mapping flag around each
- * one as the driver does, and returns the final response the handler received.
+ * one as the driver does, and returns the chain with the final response the handler received.
  */
-export function replayThroughChain(replay: Replay): ChatResponse {
+export function replayChain(replay: Replay): ReplayedChain {
   const controller = new StreamController();
   const sink = new FinalResponseSink();
   const tracker = new MappingTrackingHandler(new PartsBridge(new SafeHandler(sink, controller)));
   const context: { readonly streamingHandle: StreamingHandle } = { streamingHandle: controller };
+  const { kinds, values } = replay;
   let unmapped = 0;
-  for (const call of replay.calls) {
+  for (let i = 0; i < kinds.length; i++) {
     tracker.resetMappingTracking();
-    switch (call.kind) {
-      case 'thinking':
-        tracker.onPartialThinking(call.value, context);
+    switch (kinds[i]) {
+      case ReplayKind.Thinking:
+        tracker.onPartialThinking(values[i] as PartialThinking, context);
         break;
-      case 'response':
-        tracker.onPartialResponse(call.value, context);
+      case ReplayKind.Response:
+        tracker.onPartialResponse(values[i] as PartialResponse, context);
         break;
-      case 'tool-delta':
-        tracker.onPartialToolCall(call.value, context);
+      case ReplayKind.ToolDelta:
+        tracker.onPartialToolCall(values[i] as PartialToolCall, context);
         break;
-      case 'tool-complete':
-        tracker.onCompleteToolCall(call.value);
+      default:
+        tracker.onCompleteToolCall(values[i] as CompleteToolCall);
         break;
     }
     if (!tracker.wasMapped()) unmapped++;
@@ -105,7 +129,12 @@ export function replayThroughChain(replay: Replay): ChatResponse {
   tracker.resetMappingTracking();
   tracker.onCompleteResponse(replay.providerResponse);
   if (unmapped !== 0) throw new Error(`${unmapped} replayed callbacks did not count as mapped`);
-  return sink.take();
+  return { chain: tracker, response: sink.take() };
+}
+
+/** `replayChain`, keeping only the final response: what the callback path measures. */
+export function replayThroughChain(replay: Replay): ChatResponse {
+  return replayChain(replay).response;
 }
 
 /** The callback floor: the same callbacks, their strings only pushed into arrays and joined once. */
@@ -113,18 +142,23 @@ export function replayFloor(replay: Replay): Extracted {
   const text: string[] = [];
   const reasoning: string[] = [];
   const args: string[][] = [];
-  for (const call of replay.calls) {
-    switch (call.kind) {
-      case 'thinking':
-        if (call.value.text !== '') reasoning.push(call.value.text);
+  const { kinds, values } = replay;
+  for (let i = 0; i < kinds.length; i++) {
+    switch (kinds[i]) {
+      case ReplayKind.Thinking: {
+        const thinking = values[i] as PartialThinking;
+        if (thinking.text !== '') reasoning.push(thinking.text);
         break;
-      case 'response':
-        text.push(call.value.text);
+      }
+      case ReplayKind.Response:
+        text.push((values[i] as PartialResponse).text);
         break;
-      case 'tool-delta':
-        (args[call.value.index] ??= []).push(call.value.partialArguments);
+      case ReplayKind.ToolDelta: {
+        const delta = values[i] as PartialToolCall;
+        (args[delta.index] ??= []).push(delta.partialArguments);
         break;
-      case 'tool-complete':
+      }
+      default:
         break;
     }
   }

@@ -76,25 +76,52 @@ export interface Timings {
   readonly cpu: Stats;
 }
 
+/** How `interleave` runs its rounds. */
+export interface InterleaveOptions {
+  /** Untimed rounds first. */
+  readonly warmup: number;
+  /** Timed rounds. */
+  readonly reps: number;
+  /** The collection before each run. */
+  readonly gc: GcBeforeRun;
+  /**
+   * Start every round with a full GC and one untimed run of each contender. Without it, the old
+   * generation fills with earlier runs' garbage (what a run keeps is promoted, and the minor GCs
+   * never free it) until a major GC lands inside some timed run, charging one contender with
+   * everyone's garbage, in proportion to the live heap. With it, no timed run meets more than the
+   * garbage of the one pass before it. Keep a stream of the measured code alive meanwhile: a full
+   * GC with none alive lets its hidden classes die (see `GcBeforeRun`).
+   */
+  readonly settleEachRound?: boolean;
+  readonly onRound?: (round: number) => void;
+}
+
 /**
- * Times the contenders interleaved — A B C A B C … — after `warmup` untimed rounds, with a
- * garbage collection of the given kind before every run, and checks every result. Returns the
- * timings (ms) by contender name.
+ * Times the contenders interleaved — A B C A B C … — after `warmup` untimed rounds, and checks
+ * every result. Before each run comes a garbage collection of the given kind; each run's time
+ * includes a minor collection after it, with its result still held, so that every run pays for
+ * clearing its own young garbage and promoting what it keeps (a short run would otherwise fit in
+ * the young generation and leave its collection to whoever runs next). Returns the timings (ms)
+ * by contender name, which must be unique.
  */
-export async function interleave(
-  contenders: readonly Contender<unknown>[],
-  options: { readonly warmup: number; readonly reps: number; readonly gc: GcBeforeRun; readonly onRound?: (round: number) => void },
-): Promise<Map<string, Timings>> {
+export async function interleave(contenders: readonly Contender<unknown>[], options: InterleaveOptions): Promise<Map<string, Timings>> {
+  const names = new Set(contenders.map(({ name }) => name));
+  if (names.size !== contenders.length) throw new Error(`Contender names must be unique: ${contenders.map(({ name }) => name).join(', ')}`);
   const wall = new Map<string, number[]>(contenders.map((contender) => [contender.name, []]));
   const cpu = new Map<string, number[]>(contenders.map((contender) => [contender.name, []]));
   for (let round = 0; round < options.warmup + options.reps; round++) {
     // Rotate the starting contender each round so that no one always runs right after another.
-    for (let k = 0; k < contenders.length; k++) {
-      const contender = contenders[(round + k) % contenders.length];
+    const order = contenders.map((_, k) => contenders[(round + k) % contenders.length]);
+    if (options.settleEachRound === true) {
+      collectGarbage('full');
+      for (const contender of order) contender.check(await contender.run());
+    }
+    for (const contender of order) {
       collectGarbage(options.gc);
       const cpuStart = process.cpuUsage();
       const start = performance.now();
       const result = await contender.run();
+      collectGarbage('minor');
       const elapsed = performance.now() - start;
       const cpuUsed = process.cpuUsage(cpuStart);
       contender.check(result);

@@ -52,7 +52,8 @@ export interface ReportInput {
   readonly quick: boolean;
   readonly chunkSize: number;
   readonly sizes: readonly [number, number];
-  readonly reps: readonly [number, number];
+  /** Timed runs per contender in each section (after untimed warm-up rounds). */
+  readonly reps: { readonly endToEnd: number; readonly cold: number; readonly callbackPath: number };
   readonly timings: readonly TimingRow[];
   readonly heap: readonly HeapRow[];
   readonly targets: readonly Target[];
@@ -127,9 +128,11 @@ export function formatReport(input: ReportInput): string {
   return [
     `partstream bench — ${machine.cpu} (${machine.cores} cores, ${machine.memoryGiB} GiB), Node ${machine.node}, ${machine.date}${input.quick ? ' — BENCH_QUICK' : ''}`,
     `Load average (1/5/15 min): ${machine.loadAverageAtStart.join(' ')} at the start, ${machine.loadAverageAtEnd.join(' ')} at the end. Other processes competing for the cores inflate wall-clock times; the CPU columns are then the steadier comparison.`,
-    `Bytes in ${input.chunkSize / 1024} KiB chunks; medians of ${input.reps[0]} interleaved runs at N=${count(small)}, ${input.reps[1]} at N=${count(large)}; every result checked against the generator's SHA-256 hashes.`,
-    'A minor GC precedes each run: the steady state of a process that keeps streaming. The "full GC before each run" rows show the first stream',
-    "after an idle period: the full GC lets the previous stream's hidden classes die, and V8 deoptimizes the code compiled against them.",
+    `Bytes in ${input.chunkSize / 1024} KiB chunks at N=${count(small)} and N=${count(large)}; every result checked against the generator's SHA-256 hashes.`,
+    `Medians of ${input.reps.endToEnd} runs end-to-end (${input.reps.cold} after a full GC) and ${input.reps.callbackPath} on the callback path; in each section both sizes and all contenders run interleaved.`,
+    'A minor GC precedes each run, and the minor GC after it (its result still held) is timed with it: the steady state of a process that keeps',
+    'streaming, where each run pays for collecting its own young garbage. The "full GC before each run" rows show the first stream after an idle',
+    "period: the full GC lets the previous stream's hidden classes die, and V8 deoptimizes the code compiled against them.",
     '',
     'End-to-end (bytes → final ChatResponse, do-nothing handler) vs the parse floor',
     timingTable(input.timings.filter((t) => t.section === 'end-to-end'), false),

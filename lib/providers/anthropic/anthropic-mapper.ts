@@ -4,7 +4,8 @@ import type { OpaquePayload } from '../../parts/types';
 import { StreamError } from '../stream-error';
 import type { MapperTarget, SseFrame, StreamMapper } from '../types';
 import { checkSseFrame } from '../shared/check-sse-frame';
-import { isJsonObject, nonBlankString, nonEmptyString, parseJsonObject, type JsonObject } from '../shared/read-json';
+import { isJsonObject, nonBlankString, nonEmptyString, type JsonObject } from '../shared/read-json';
+import { parseAnthropicEvent } from './parse-anthropic-event';
 import { resolveFinishReason } from '../shared/resolve-finish-reason';
 import { ToolCallAccumulator, type ToolCallCompletion } from '../shared/tool-call-accumulator';
 import { truncatedStreamError } from '../shared/truncated-stream-error';
@@ -57,7 +58,7 @@ export class AnthropicMapper implements StreamMapper<SseFrame> {
   map(frame: SseFrame, target: MapperTarget): boolean {
     checkSseFrame(frame);
     if (this.settled || this.stopSeen) return true;
-    const event = parseJsonObject(frame.data) as AnthropicStreamEvent | undefined;
+    const event = parseAnthropicEvent(frame.data) as AnthropicStreamEvent | undefined;
     if (event === undefined) {
       if (frame.event !== 'error') return false;
       this.fail(target, frame.data, frame.data);

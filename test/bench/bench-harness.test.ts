@@ -1,0 +1,182 @@
+import { expect } from 'chai';
+import { consumeStream } from '../../lib/providers/consume-stream';
+import { buildReplay, callbackCount, FinalResponseSink, replayChain, replayFloor, replayThroughChain } from '../../bench/callback-replay';
+import { chunkedSource } from '../../bench/chunked-source';
+import { BenchCorrectnessError, checkExtracted, checkResponse, type Expectation } from '../../bench/check';
+import { parseFloor } from '../../bench/floors';
+import { generateTranscript, sha256, type BenchFormat } from '../../bench/generate-transcript';
+import { interleave, type Contender } from '../../bench/measure';
+import { subjectOf } from '../../bench/subject';
+
+// The bench is not run by `npm test` (it takes minutes); these tests keep what it measures
+// honest: every contender produces the generator's message, the checks can fail, and the
+// harness runs and collects as it says.
+
+const FORMATS: readonly BenchFormat[] = ['openai-chat', 'anthropic'];
+const N = 2_000;
+
+type GcCall = 'minor' | 'major';
+
+/** Replaces `globalThis.gc` (the bench needs `node --expose-gc`) with a recorder while `body` runs. */
+async function withRecordedGc<T>(body: (calls: GcCall[]) => Promise<T>): Promise<T> {
+  const holder = globalThis as { gc?: unknown };
+  const saved = holder.gc;
+  const calls: GcCall[] = [];
+  holder.gc = (options?: { type?: GcCall }) => calls.push(options?.type ?? 'major');
+  try {
+    return await body(calls);
+  } finally {
+    holder.gc = saved;
+  }
+}
+
+describe('bench harness', () => {
+  describe('generateTranscript', () => {
+    for (const format of FORMATS) {
+      it(`is deterministic for a seed and differs across seeds (${format})`, () => {
+        const a = generateTranscript({ format, n: 500, seed: 7 });
+        const b = generateTranscript({ format, n: 500, seed: 7 });
+        const c = generateTranscript({ format, n: 500, seed: 8 });
+        expect(a.bytes.equals(b.bytes)).to.equal(true);
+        expect(a.hashes).to.deep.equal(b.hashes);
+        expect(a.hashes.text).to.not.equal(c.hashes.text);
+      });
+    }
+
+    it('rejects a size that is not a positive integer', () => {
+      expect(() => generateTranscript({ format: 'anthropic', n: 0 })).to.throw(TypeError, /n to be an integer ≥ 1/);
+    });
+  });
+
+  for (const format of FORMATS) {
+    describe(`every contender yields the generator's message (${format}, N=${N})`, () => {
+      const transcript = generateTranscript({ format, n: N, seed: 0x5eed });
+      const subject = subjectOf(transcript, 16 * 1024);
+      const replay = buildReplay(transcript);
+
+      it('replays one callback per generator step, through a chain that maps them all', () => {
+        expect(callbackCount(replay)).to.equal(transcript.steps.length);
+        checkResponse('chain', replayThroughChain(replay), subject.expectation);
+      });
+
+      it('keeps the replayed chain when asked, with the same final response', () => {
+        const replayed = replayChain(replay);
+        expect(replayed.chain).to.be.an('object');
+        checkResponse('resident chain', replayed.response, subject.expectation);
+      });
+
+      it('the callback floor extracts the same strings', () => {
+        checkExtracted('callback floor', replayFloor(replay), subject.expectation);
+      });
+
+      it('consumeStream over the chunked bytes gives the expected final response', async () => {
+        const sink = new FinalResponseSink();
+        const outcome = await consumeStream(chunkedSource(subject.chunks), sink, { format });
+        expect(outcome.status).to.equal('completed');
+        checkResponse('end-to-end', sink.take(), subject.expectation);
+      });
+
+      it('the parse floor extracts the same strings', async () => {
+        checkExtracted('parse floor', await parseFloor(format, chunkedSource(subject.chunks)), subject.expectation);
+      });
+    });
+  }
+
+  describe('the checks', () => {
+    const transcript = generateTranscript({ format: 'openai-chat', n: 300, seed: 3 });
+    const { expectation } = subjectOf(transcript, 4096);
+    const response = replayThroughChain(buildReplay(transcript));
+
+    it('reject a text that differs from the generator', () => {
+      const wrong: Expectation = { ...expectation, hashes: { ...expectation.hashes, text: sha256('something else') } };
+      expect(() => checkResponse('here', response, wrong)).to.throw(BenchCorrectnessError, /here: text does not match/);
+    });
+
+    it('reject a missing tool call', () => {
+      const wrong: Expectation = { ...expectation, toolCalls: expectation.toolCalls.slice(1) };
+      expect(() => checkResponse('here', response, wrong)).to.throw(BenchCorrectnessError, /tool calls, expected/);
+    });
+
+    it('reject reasoning that differs in the floor', () => {
+      const extracted = { ...replayFloor(buildReplay(transcript)), reasoning: 'nope' };
+      expect(() => checkExtracted('floor', extracted, expectation)).to.throw(BenchCorrectnessError, /reasoning does not match/);
+    });
+  });
+
+  describe('interleave', () => {
+    function counting(name: string, log: string[]): Contender<number> {
+      let runs = 0;
+      return {
+        name,
+        run: () => {
+          log.push(name);
+          return ++runs;
+        },
+        check: (result) => {
+          if (result !== runs) throw new Error(`${name}: result ${result} after ${runs} runs`);
+        },
+      };
+    }
+
+    it('rotates the contenders each round and times only the rounds after the warm-up', async () => {
+      const log: string[] = [];
+      const timings = await withRecordedGc(() => interleave([counting('a', log), counting('b', log), counting('c', log)], { warmup: 1, reps: 2, gc: 'minor' }));
+      expect(log).to.deep.equal(['a', 'b', 'c', 'b', 'c', 'a', 'c', 'a', 'b']);
+      expect([...timings.keys()]).to.deep.equal(['a', 'b', 'c']);
+      for (const { wall, cpu } of timings.values()) {
+        expect(wall.samples).to.have.length(2);
+        expect(cpu.samples).to.have.length(2);
+      }
+    });
+
+    it('collects before each run and times a minor collection after it', async () => {
+      const log: string[] = [];
+      const calls = await withRecordedGc(async (gcCalls) => {
+        await interleave([counting('a', log)], { warmup: 0, reps: 2, gc: 'full' });
+        return gcCalls;
+      });
+      // 'full' is two major collections; then the minor one inside the timing.
+      expect(calls).to.deep.equal(['major', 'major', 'minor', 'major', 'major', 'minor']);
+    });
+
+    it('settling starts each round with a full collection and an untimed run of every contender', async () => {
+      const log: string[] = [];
+      const { calls, timings } = await withRecordedGc(async (gcCalls) => {
+        const result = await interleave([counting('a', log), counting('b', log)], { warmup: 0, reps: 1, gc: 'minor', settleEachRound: true });
+        return { calls: gcCalls, timings: result };
+      });
+      expect(log).to.deep.equal(['a', 'b', 'a', 'b']);
+      expect(calls).to.deep.equal(['major', 'major', 'minor', 'minor', 'minor', 'minor']);
+      expect(timings.get('a')?.wall.samples).to.have.length(1);
+    });
+
+    it('refuses two contenders of the same name', async () => {
+      const log: string[] = [];
+      let error: unknown;
+      try {
+        await withRecordedGc(() => interleave([counting('a', log), counting('a', log)], { warmup: 0, reps: 1, gc: 'minor' }));
+      } catch (caught) {
+        error = caught;
+      }
+      expect(error).to.be.instanceOf(Error).with.property('message').that.matches(/names must be unique: a, a/);
+      expect(log).to.deep.equal([]);
+    });
+
+    it('says how to run it when the collector is not exposed', async () => {
+      const holder = globalThis as { gc?: unknown };
+      const saved = holder.gc;
+      holder.gc = undefined;
+      try {
+        let error: unknown;
+        try {
+          await interleave([counting('a', [])], { warmup: 0, reps: 1, gc: 'minor' });
+        } catch (caught) {
+          error = caught;
+        }
+        expect(error).to.be.instanceOf(Error).with.property('message').that.matches(/node --expose-gc/);
+      } finally {
+        holder.gc = saved;
+      }
+    });
+  });
+});

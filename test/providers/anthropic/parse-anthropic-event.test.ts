@@ -1,0 +1,116 @@
+import { expect } from 'chai';
+import fc from 'fast-check';
+import sinon from 'sinon';
+import { parseAnthropicEvent } from '../../../lib/providers/anthropic/parse-anthropic-event';
+
+/** What the event parser must always equal: JSON.parse, undefined unless it yields a plain object. */
+function reference(data: string): unknown {
+  let value: unknown;
+  try {
+    value = JSON.parse(data);
+  } catch {
+    return undefined;
+  }
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? value : undefined;
+}
+
+function agrees(data: string): void {
+  expect(parseAnthropicEvent(data), JSON.stringify(data)).to.deep.equal(reference(data));
+}
+
+const DELTA_KEYS = [
+  ['text_delta', 'text'],
+  ['thinking_delta', 'thinking'],
+  ['input_json_delta', 'partial_json'],
+] as const;
+
+const compact = (index: number | string, type: string, key: string, value: string): string =>
+  `{"type":"content_block_delta","index":${index},"delta":{"type":"${type}","${key}":${JSON.stringify(value)}}}`;
+
+describe('parseAnthropicEvent', () => {
+  it('reads the compact text, thinking and input JSON deltas into what JSON.parse builds', () => {
+    for (const [type, key] of DELTA_KEYS) {
+      const data = compact(3, type, key, 'Hé 漢 😀');
+      expect(parseAnthropicEvent(data)).to.deep.equal({ type: 'content_block_delta', index: 3, delta: { type, [key]: 'Hé 漢 😀' } });
+      agrees(data);
+    }
+  });
+
+  it('reads a plain compact delta without JSON.parse, and only the string literal when it has escapes', () => {
+    const parse = sinon.spy(JSON, 'parse');
+    try {
+      parseAnthropicEvent(compact(1, 'text_delta', 'text', 'plain'));
+      parseAnthropicEvent(compact(1, 'thinking_delta', 'thinking', 'plain'));
+      parseAnthropicEvent(compact(1, 'input_json_delta', 'partial_json', '{"a":'));
+      expect(parse.callCount).to.equal(1); // the partial JSON has quotes: the whole event goes to JSON.parse
+      parseAnthropicEvent(compact(1, 'text_delta', 'text', 'two\nlines'));
+      expect(parse.callCount).to.equal(2);
+      expect(parse.lastCall.args[0]).to.equal(String.raw`"two\nlines"`);
+      parseAnthropicEvent('{"type":"ping"}');
+      expect(parse.lastCall.args[0]).to.equal('{"type":"ping"}');
+    } finally {
+      parse.restore();
+    }
+  });
+
+  it('keeps JSON.parse’s key order, so raw events serialize back the same', () => {
+    const data = compact(12, 'text_delta', 'text', 'x');
+    expect(JSON.stringify(parseAnthropicEvent(data))).to.equal(data);
+  });
+
+  it('reads escapes in the string as JSON does', () => {
+    for (const value of ['line\nbreak', 'tab\there', 'back\\slash', 'a\u0001b', '\ud83d\ude00', 'lone \ud800 surrogate', '']) {
+      agrees(compact(0, 'text_delta', 'text', value));
+    }
+    agrees('{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"\\u00e9\\/"}}');
+  });
+
+  it('answers like JSON.parse for near misses: other deltas, numbers, spacing, broken strings', () => {
+    const cases = [
+      compact(0, 'signature_delta', 'signature', 'sig'),
+      compact(0, 'citations_delta', 'citation', 'c'),
+      compact('01', 'text_delta', 'text', 'x'),
+      compact('-1', 'text_delta', 'text', 'x'),
+      compact('1.5', 'text_delta', 'text', 'x'),
+      compact('1e2', 'text_delta', 'text', 'x'),
+      compact('1234567890123', 'text_delta', 'text', 'x'),
+      compact('', 'text_delta', 'text', 'x'),
+      '{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"a"}, "x":1}',
+      '{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"a","extra":"b"}}',
+      '{"type":"content_block_delta", "index":0,"delta":{"type":"text_delta","text":"a"}}',
+      '{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"a\\"}}',
+      '{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"}}',
+      '{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"raw\ttab"}}',
+      '{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"\\x"}}',
+      '{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"q"q"}}',
+      '{"type":"content_block_delta","index":0}',
+      '{"type":"ping"}',
+      '[1,2]',
+      'not json',
+      '',
+    ];
+    for (const data of cases) agrees(data);
+  });
+
+  it('equals JSON.parse on compact deltas of any string and index (property)', () => {
+    const delta = fc.constantFrom(...DELTA_KEYS);
+    fc.assert(
+      fc.property(fc.nat(), delta, fc.string({ unit: 'binary' }), (index, [type, key], value) => {
+        agrees(compact(index, type, key, value));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('equals JSON.parse on damaged deltas (property)', () => {
+    const delta = fc.constantFrom(...DELTA_KEYS);
+    const damaged = fc
+      .tuple(fc.nat({ max: 1e6 }), delta, fc.string({ unit: 'binary', maxLength: 12 }), fc.nat(), fc.nat({ max: 3 }), fc.string({ unit: 'binary', maxLength: 3 }))
+      .map(([index, [type, key], value, position, cut, insert]) => {
+        const data = compact(index, type, key, value);
+        const at = position % (data.length + 1);
+        return data.slice(0, at) + insert + data.slice(Math.min(data.length, at + cut));
+      });
+    fc.assert(fc.property(damaged, agrees), { numRuns: 3000 });
+  });
+});
