@@ -3,8 +3,7 @@ import { aiMessage, chatResponse, partialResponse, partialThinking, responseMeta
 import { StreamError } from '../stream-error';
 import type { MapperTarget, SseFrame, StreamMapper } from '../types';
 import { checkSseFrame } from '../shared/check-sse-frame';
-import { isJsonObject, nonBlankString, nonEmptyString, type JsonObject } from '../shared/read-json';
-import { ChatChunkReader } from './chat-chunk-reader';
+import { isJsonObject, nonBlankString, nonEmptyString, parseJsonObject, type JsonObject } from '../shared/read-json';
 import { resolveFinishReason } from '../shared/resolve-finish-reason';
 import { ToolCallAccumulator } from '../shared/tool-call-accumulator';
 import { truncatedStreamError } from '../shared/truncated-stream-error';
@@ -58,7 +57,6 @@ export class OpenAIChatMapper implements StreamMapper<SseFrame> {
   private doneSeen = false;
   private settled = false;
   private context: PartialResponseContext | null = null;
-  private readonly chunks = new ChatChunkReader();
 
   /** Maps one SSE frame; returns true at `[DONE]` and after an error (nothing more is read). */
   map(frame: SseFrame, target: MapperTarget): boolean {
@@ -68,7 +66,7 @@ export class OpenAIChatMapper implements StreamMapper<SseFrame> {
       this.doneSeen = true;
       return true;
     }
-    const chunk = this.chunks.read(frame.data);
+    const chunk = parseJsonObject(frame.data);
     if (chunk === undefined) {
       if (frame.event !== 'error') return false;
       this.fail(target, frame.data, frame.data);
