@@ -23,6 +23,12 @@ const DELTAS: readonly { readonly opening: string; readonly delta: (value: strin
 /** A string body that needs JSON.parse to read: a quote, or a control character (invalid raw). */
 const NOT_PLAIN = /["\u0000-\u001f]/;
 
+/**
+ * From this length on, a V8 slice is a view that keeps the whole string it was cut from alive
+ * (here the text of a network chunk); shorter slices are copies.
+ */
+const VIEW_MIN_LENGTH = 13;
+
 /** Largest number of index digits read directly (exact in a double, far beyond any real index). */
 const MAX_INDEX_DIGITS = 9;
 
@@ -50,10 +56,18 @@ function readDelta(data: string): JsonObject | null {
     if (end < start) return null;
     const raw = data.slice(start, end);
     if (NOT_PLAIN.test(raw)) return null;
-    const value = raw.includes('\\') ? unescape(raw) : raw;
+    const value = raw.includes('\\') ? unescape(raw) : detached(raw);
     return value === null ? null : { type: 'content_block_delta', index, delta: delta(value) };
   }
   return null;
+}
+
+/**
+ * The string as one of its own, as JSON.parse would return it, so that a delta a caller keeps does
+ * not keep the chunk it came in. Slicing a concatenation makes V8 flatten it into a new string.
+ */
+function detached(raw: string): string {
+  return raw.length < VIEW_MIN_LENGTH ? raw : ` ${raw}`.slice(1);
 }
 
 /** A quote-free string body with escapes, read by JSON.parse; null when it is not a valid one. */

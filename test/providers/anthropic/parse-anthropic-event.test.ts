@@ -1,4 +1,6 @@
 import { expect } from 'chai';
+import { execFileSync } from 'child_process';
+import { join } from 'path';
 import fc from 'fast-check';
 import sinon from 'sinon';
 import { parseAnthropicEvent } from '../../../lib/providers/anthropic/parse-anthropic-event';
@@ -51,6 +53,29 @@ describe('parseAnthropicEvent', () => {
     } finally {
       parse.restore();
     }
+  });
+
+  it('returns strings of their own: a delta kept does not keep the chunk text it was cut from', function () {
+    this.timeout(20_000);
+    // 300 events, each cut from a 1 MB text of its own as a decoder cuts them from a chunk, and
+    // every delta kept: with views into the texts, some 600 MB would stay alive.
+    const script = `
+      const { parseAnthropicEvent } = require(${JSON.stringify(join(__dirname, '../../../lib/providers/anthropic/parse-anthropic-event'))});
+      const kept = [];
+      gc();
+      const before = process.memoryUsage().heapUsed;
+      for (let i = 0; i < 300; i++) {
+        const event = '{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"a delta of forty characters, number ' + String(i).padStart(3, '0') + '"}}';
+        const chunk = 'é'.repeat(500000) + event + 'é'.repeat(10);
+        kept.push(parseAnthropicEvent(chunk.slice(500000, 500000 + event.length)).delta.text);
+      }
+      gc();
+      process.stdout.write(String((process.memoryUsage().heapUsed - before) / 2 ** 20) + ' ' + kept.length);
+    `;
+    const out = execFileSync(process.execPath, ['--expose-gc', '-r', 'ts-node/register/transpile-only', '-e', script], { cwd: join(__dirname, '../../..'), encoding: 'utf8' });
+    const [retainedMiB, count] = out.trim().split(' ').map(Number);
+    expect(count).to.equal(300);
+    expect(retainedMiB).to.be.below(5);
   });
 
   it('keeps JSON.parse’s key order, so raw events serialize back the same', () => {
