@@ -42,7 +42,7 @@ interface Rounds {
  */
 const ROUNDS: Record<'endToEnd' | 'cold' | 'callbackPath', Rounds> = QUICK
   ? { endToEnd: { warmup: 1, reps: 3 }, cold: { warmup: 1, reps: 3 }, callbackPath: { warmup: 2, reps: 5 } }
-  : { endToEnd: { warmup: 1, reps: 7 }, cold: { warmup: 2, reps: 7 }, callbackPath: { warmup: 3, reps: 15 } };
+  : { endToEnd: { warmup: 1, reps: 9 }, cold: { warmup: 2, reps: 7 }, callbackPath: { warmup: 3, reps: 15 } };
 
 const E2E = 'partstream consumeStream';
 const FLOOR = 'floor: eventsource-parser + JSON.parse + join';
