@@ -5,6 +5,7 @@ import { chunkedSource } from '../../bench/chunked-source';
 import { BenchCorrectnessError, checkExtracted, checkResponse, type Expectation } from '../../bench/check';
 import { parseFloor } from '../../bench/floors';
 import { generateTranscript, sha256, type BenchFormat } from '../../bench/generate-transcript';
+import { measureHeapInProcess } from '../../bench/heap-process';
 import { interleave, type Contender } from '../../bench/measure';
 import { subjectOf } from '../../bench/subject';
 
@@ -100,6 +101,18 @@ describe('bench harness', () => {
     it('reject reasoning that differs in the floor', () => {
       const extracted = { ...replayFloor(buildReplay(transcript)), reasoning: 'nope' };
       expect(() => checkExtracted('floor', extracted, expectation)).to.throw(BenchCorrectnessError, /reasoning does not match/);
+    });
+  });
+
+  describe('measureHeapInProcess', () => {
+    it('measures one stream in a process of its own and reports its heap against the limit', async function () {
+      this.timeout(60_000);
+      const row = await measureHeapInProcess({ format: 'anthropic', n: 3_000, seed: 0x5eed, chunkSize: 16 * 1024, warmupN: 500 });
+      expect(row).to.include({ format: 'anthropic', n: 3_000 });
+      expect(row.finalMessageBytes).to.be.greaterThan(3_000);
+      expect(row.limitBytes).to.equal(2 * row.finalMessageBytes + 32 * 2 ** 20);
+      expect(row.peakBytes).to.be.greaterThan(0).and.below(row.limitBytes);
+      expect(row.retainedAfterBytes).to.be.below(2 ** 20);
     });
   });
 
