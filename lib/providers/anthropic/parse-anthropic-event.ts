@@ -20,8 +20,11 @@ const DELTAS: readonly { readonly opening: string; readonly delta: (value: strin
   { opening: ',"delta":{"type":"input_json_delta","partial_json":"', delta: (partial_json) => ({ type: 'input_json_delta', partial_json }) },
 ];
 
-/** A string body that needs JSON.parse to read: a quote, or a control character (invalid raw). */
-const NOT_PLAIN = /["\u0000-\u001f]/;
+/** A string body that is not taken as it is: a backslash (escapes), a quote or a control character. */
+const NOT_PLAIN = /["\\\u0000-\u001f]/;
+
+/** Of those, what needs the whole event through JSON.parse: a quote, or a control character (invalid raw). */
+const NOT_ESCAPED_ONLY = /["\u0000-\u001f]/;
 
 /**
  * From this length on, a V8 slice is a view that keeps the whole string it was cut from alive
@@ -55,8 +58,10 @@ function readDelta(data: string): JsonObject | null {
     const end = data.length - SUFFIX.length;
     if (end < start) return null;
     const raw = data.slice(start, end);
-    if (NOT_PLAIN.test(raw)) return null;
-    const value = raw.includes('\\') ? unescape(raw) : detached(raw);
+    // One scan for the common case, a body taken as it is; the rest is rare.
+    if (!NOT_PLAIN.test(raw)) return { type: 'content_block_delta', index, delta: delta(detached(raw)) };
+    if (NOT_ESCAPED_ONLY.test(raw)) return null;
+    const value = unescape(raw);
     return value === null ? null : { type: 'content_block_delta', index, delta: delta(value) };
   }
   return null;
