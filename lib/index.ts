@@ -45,7 +45,7 @@ export type { StreamErrorKind, StreamErrorOptions } from './providers/stream-err
 export { StreamError } from './providers/stream-error';
 export type { StreamSource } from './providers/decode/byte-source';
 export type { StreamOutcome, ConsumeStreamOptions } from './providers/consume-stream';
-export { consumeStream } from './providers/consume-stream';
+export { consumeStream, DEFAULT_MAX_FRAME_BYTES } from './providers/consume-stream';
 export type { FormatOption } from './providers/sniff-format';
 export { OpenAIChatMapper, REFUSAL_ATTRIBUTE } from './providers/openai-chat/openai-chat-mapper';
 export { mapOpenAIChatFinishReason } from './providers/openai-chat/map-openai-chat-finish-reason';

@@ -31,9 +31,26 @@ export interface ConsumeStreamOptions {
   /** The wire format of the source, or `auto` to recognise it from the first frames. */
   readonly format: FormatOption;
   /** Cancels the stream (before the first token too), like the handle's `cancel()`. */
-  readonly signal?: AbortSignal;
-  /** Fails the stream with a `timeout` StreamError when no bytes arrive for this long (milliseconds). */
-  readonly idleTimeoutMs?: number;
+  readonly signal?: AbortSignal | undefined;
+  /**
+   * Fails the stream with a `timeout` StreamError when no bytes arrive for this long (milliseconds),
+   * before and after the response headers. Time spent inside the handler's callbacks never counts.
+   * Off when absent.
+   */
+  readonly idleTimeoutMs?: number | undefined;
+  /**
+   * A deadline for the whole stream (milliseconds from the call): past it the stream fails with a
+   * `timeout` StreamError however the server trickles. Off when absent: a legitimate generation
+   * can stream for tens of minutes; set it when the server is not trusted.
+   */
+  readonly timeoutMs?: number | undefined;
+  /**
+   * The largest frame (one SSE event or one NDJSON line, in UTF-16 code units of its text) the
+   * stream may send; past it the stream fails with a `malformed` StreamError naming the limit,
+   * without buffering the frame whole. 64 MiB by default (`DEFAULT_MAX_FRAME_BYTES`); `Infinity`
+   * for no limit.
+   */
+  readonly maxFrameBytes?: number | undefined;
 }
 
 /** A mapper for each wire format (SSE formats map `SseFrame`s, Ollama maps parsed JSON lines). */
@@ -54,6 +71,9 @@ export type OpenStream = (signal: AbortSignal) => Promise<ChunkReader>;
 
 const FORMATS: readonly FormatOption[] = ['openai-chat', 'openai-responses', 'anthropic', 'gemini', 'ollama', 'auto'];
 const MAX_TIMEOUT_MS = 2 ** 31 - 1;
+
+/** The largest frame a stream may send unless `maxFrameBytes` says otherwise (64 MiB). */
+export const DEFAULT_MAX_FRAME_BYTES = 64 * 1024 * 1024;
 
 /** partstream's own mapper for each wire format. */
 export const defaultMapperFactory: MapperFactory = (format) => {
@@ -85,6 +105,14 @@ function checkOptions(options: StartStreamOptions): void {
   const timeout = options.idleTimeoutMs;
   if (timeout !== undefined && !(typeof timeout === 'number' && timeout > 0 && timeout <= MAX_TIMEOUT_MS)) {
     throw new TypeError(`Expected idleTimeoutMs to be a positive number of milliseconds, got ${describeValue(timeout)}`);
+  }
+  const deadline = options.timeoutMs;
+  if (deadline !== undefined && !(typeof deadline === 'number' && deadline > 0 && deadline <= MAX_TIMEOUT_MS)) {
+    throw new TypeError(`Expected timeoutMs to be a positive number of milliseconds, got ${describeValue(deadline)}`);
+  }
+  const maxFrame = options.maxFrameBytes;
+  if (maxFrame !== undefined && !(typeof maxFrame === 'number' && maxFrame > 0 && (Number.isInteger(maxFrame) || maxFrame === Infinity))) {
+    throw new TypeError(`Expected maxFrameBytes to be a positive whole number or Infinity, got ${describeValue(maxFrame)}`);
   }
   if (options.createMapper !== undefined && typeof options.createMapper !== 'function') {
     throw new TypeError(`Expected createMapper to be a function, got ${describeValue(options.createMapper)}`);

@@ -21,6 +21,10 @@ export interface HttpClientOptions {
   readonly signal?: AbortSignal;
   /** Fails the stream when no bytes arrive for this long; 60 000 ms by default, `Infinity` for never. */
   readonly idleTimeoutMs?: number;
+  /** A deadline for the whole request and stream (milliseconds); off by default. See `ConsumeStreamOptions.timeoutMs`. */
+  readonly timeoutMs?: number | undefined;
+  /** The largest frame the stream may send; 64 MiB by default. See `ConsumeStreamOptions.maxFrameBytes`. */
+  readonly maxFrameBytes?: number | undefined;
 }
 
 /** One streaming request to a provider, as `streamHttp` sends it. */
@@ -114,5 +118,7 @@ export function streamHttp(request: HttpStreamRequest, handler: StreamingChatRes
     format: request.format,
     signal: options.signal,
     idleTimeoutMs: idle === Infinity ? undefined : idle,
+    timeoutMs: options.timeoutMs,
+    maxFrameBytes: options.maxFrameBytes,
   });
 }
