@@ -1,6 +1,12 @@
-/** Collapses line breaks (and the whitespace around them) so the text fits on one line. */
+import { escapeControlLine } from './escape-control';
+
+/**
+ * Collapses line breaks (and the whitespace around them) so the text fits on one line, and
+ * shows every other control or bidi character escaped (`escapeControlLine`): the result is safe
+ * to print on a terminal.
+ */
 export function oneLine(text: string): string {
-  return text.replace(/\s*[\r\n]+\s*/g, ' ');
+  return escapeControlLine(text.replace(/\s*[\r\n]+\s*/g, ' '));
 }
 
 /** Cuts `text` to at most `width` characters, ending with `…` when something was cut. */
