@@ -66,7 +66,8 @@ export class HumanView implements StreamingChatResponseHandler {
   onCompleteToolCall(complete: CompleteToolCall): void {
     const request = complete.toolExecutionRequest;
     const id = request.id === null ? '' : ` ${request.id}`;
-    const line = oneLine(`tool call #${complete.index} complete: ${request.name}${id} ${request.arguments}`);
+    // Only the start of the arguments fits on the line; they can be megabytes long.
+    const line = oneLine(`tool call #${complete.index} complete: ${request.name}${id} ${request.arguments.slice(0, this.options.width * 2)}`);
     this.lineApart(this.options.style.label(truncate(line, this.options.width)));
   }
 
