@@ -236,9 +236,10 @@ describe('partstream replay one-line views on hostile whitespace (linear time)',
       const { oneLine } = require(${JSON.stringify(`${ROOT}/lib/cli/one-line`)});
       const { main } = require(${JSON.stringify(`${ROOT}/lib/cli/main`)});
       const spaces = ' '.repeat(4 << 20);
-      const collapsed = [oneLine('a' + spaces + 'b').length, oneLine('a' + spaces + '\\n' + spaces + 'b').length, oneLine('a\\n' + spaces + 'b').length];
+      // A run with no line break in it, in a text that has one elsewhere: what made the old pattern quadratic.
+      const collapsed = [oneLine('a' + spaces + 'b').length, oneLine('a' + spaces + 'b\\nc').length, oneLine('a\\n' + spaces + 'b').length];
       const line = (extra) => JSON.stringify({ model: 'm', created_at: '2025-01-01T00:00:00Z', message: { role: 'assistant', content: '', ...extra }, done: false }) + '\\n';
-      const recording = line({ tool_calls: [{ function: { name: 'f', arguments: 'x' + spaces + '\\n' + spaces + 'y' } }] })
+      const recording = line({ tool_calls: [{ function: { name: 'f', arguments: 'x' + spaces + 'y\\nz' } }] })
         + JSON.stringify({ model: 'm', created_at: '2025-01-01T00:00:00Z', message: { role: 'assistant', content: '' }, done: true, done_reason: 'stop' }) + '\\n';
       let out = '';
       main(['replay', '-', '--format', 'ollama'], {
@@ -253,7 +254,7 @@ describe('partstream replay one-line views on hostile whitespace (linear time)',
     const run = await runIsolated(script, { maxOldSpaceMb: 512, timeoutMs: 40_000 });
     expect({ timedOut: run.timedOut, code: run.code, stderr: run.stderr }).to.deep.equal({ timedOut: false, code: 0, stderr: '' });
     expect(JSON.parse(run.stdout)).to.deep.equal({
-      collapsed: [(4 << 20) + 2, 3, 3],
+      collapsed: [(4 << 20) + 2, (4 << 20) + 4, 3],
       status: 0,
       completeLine: `tool call #0 complete: f x${' '.repeat(120 - 'tool call #0 complete: f x'.length - 1)}…`,
     });
