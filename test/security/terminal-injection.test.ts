@@ -1,4 +1,7 @@
 import { expect } from 'chai';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import type { WireFormat } from '../../lib/providers/types';
 import { jsonEvents, runCli, type CliRun } from '../cli/run-cli';
 import { ROOT, runIsolated } from './support/run-isolated';
@@ -214,13 +217,31 @@ describe('partstream replay against terminal injection (SPEC §11)', () => {
     });
 
     it('a file name or an argument holding control characters is shown escaped', async () => {
-      const name = `/nonexistent/${HOSTILE_FIELD}.sse`;
-      const [missing, badFormat] = await Promise.all([runCli(['replay', name]), runCli(['replay', '--format', HOSTILE])]);
-      expect({ forbidden: forbiddenIn(missing.stderr + badFormat.stderr), missing: missing.stderr, badFormat: badFormat.stderr.split('\n')[0] }).to.deep.equal({
-        forbidden: [],
-        missing: `partstream: cannot read /nonexistent/${SHOWN_FIELD}.sse: no such file\n`,
-        badFormat: 'partstream: unknown format "\\u001b]0;pwned\\u0007\\u001b[2J\\x9b31m\\x7fa\\rb\\u202e": expected one of auto, openai-chat, openai-responses, anthropic, gemini, ollama',
-      });
+      const dir = mkdtempSync(path.join(tmpdir(), 'partstream-injection-'));
+      // A file name may hold any byte but "/" and NUL.
+      const name = 'rec\u001b]0;pwned\u0007\u009b2J\u202e';
+      const shown = 'rec\\x1b]0;pwned\\x07\\x9b2J\\u202e';
+      try {
+        writeFileSync(path.join(dir, `${name}.sse`), RECORDINGS.anthropic);
+        const [present, missing, badFormat] = await Promise.all([
+          runCli(['replay', path.join(dir, `${name}.sse`)]),
+          runCli(['replay', path.join(dir, `${name}.missing`)]),
+          runCli(['replay', '--format', HOSTILE]),
+        ]);
+        expect({
+          forbidden: forbiddenIn(present.stdout + missing.stderr + badFormat.stderr),
+          banner: present.stdout.split('\n')[0],
+          missing: missing.stderr,
+          badFormat: badFormat.stderr.split('\n')[0],
+        }).to.deep.equal({
+          forbidden: [],
+          banner: `replaying ${dir}/${shown}.sse (format: auto)`,
+          missing: `partstream: cannot read ${dir}/${shown}.missing: no such file\n`,
+          badFormat: 'partstream: unknown format "\\u001b]0;pwned\\u0007\\u001b[2J\\x9b31m\\x7fa\\rb\\u202e": expected one of auto, openai-chat, openai-responses, anthropic, gemini, ollama',
+        });
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
     });
   });
 });
