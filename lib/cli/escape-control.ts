@@ -26,7 +26,7 @@ function jsonEscape(char: string): string {
 }
 
 /** Text without anything to escape comes back as the same string (no copy): the common case. */
-function replaceAll(text: string, pattern: RegExp, escape: (char: string) => string): string {
+function escapeMatches(text: string, pattern: RegExp, escape: (char: string) => string): string {
   pattern.lastIndex = 0;
   if (!pattern.test(text)) return text;
   return text.replace(pattern, escape);
@@ -39,7 +39,7 @@ function replaceAll(text: string, pattern: RegExp, escape: (char: string) => str
  * no character `escapeControl` would change again.
  */
 export function escapeControl(text: string): string {
-  return replaceAll(text, IN_TEXT, visible);
+  return escapeMatches(text, IN_TEXT, visible);
 }
 
 /**
@@ -47,7 +47,7 @@ export function escapeControl(text: string): string {
  * newline and CR are shown escaped too (`\x0a`, `\x0d`); tab stays.
  */
 export function escapeControlLine(text: string): string {
-  return replaceAll(text, IN_LINE, visible);
+  return escapeMatches(text, IN_LINE, visible);
 }
 
 /**
@@ -57,5 +57,5 @@ export function escapeControlLine(text: string): string {
  * Those characters can only occur inside JSON strings, where a `\u` escape is valid.
  */
 export function stringifyJsonLine(value: object): string {
-  return replaceAll(JSON.stringify(value), IN_JSON, jsonEscape);
+  return escapeMatches(JSON.stringify(value), IN_JSON, jsonEscape);
 }

@@ -54,7 +54,7 @@ const ollamaLine = (message: Record<string, unknown>, extra: Record<string, unkn
   `${JSON.stringify({ model: 'llama-test', created_at: '2025-01-01T00:00:00Z', message: { role: 'assistant', content: '', ...message }, done: false, ...extra })}\n`;
 
 /** One hostile recording per wire format; tool arguments are the raw hostile string where the format sends them as text. */
-export const RECORDINGS: Readonly<Record<WireFormat, string>> = {
+const RECORDINGS: Readonly<Record<WireFormat, string>> = {
   'openai-chat': sse([
     [null, { note: HOSTILE, ...(chatChunk({ role: 'assistant', content: '' }) as object) }],
     [null, chatChunk({ reasoning_content: HOSTILE })],
