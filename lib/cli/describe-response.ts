@@ -1,21 +1,25 @@
 import type { ChatResponse, TokenUsage } from '../handler/types';
 import type { MessagePart, OpaquePayload } from '../parts/types';
+import { escapeControlLine } from './escape-control';
 import { oneLine, truncate } from './one-line';
 
 /**
  * Describes a response in short lines for the human view: its parts in order (one line each,
- * cut to `width`), usage, finish reason, id and model.
+ * cut to `width`), usage, finish reason, id and model. Each line has its control and bidi
+ * characters escaped (`escapeControlLine`), so none of it can drive a terminal.
  */
 export function describeResponse(response: ChatResponse, width: number): string[] {
   const { aiMessage, metadata } = response;
   const lines = [`parts (${aiMessage.parts.length}):`];
   aiMessage.parts.forEach((part, position) => {
-    lines.push(truncate(`  ${position + 1}. ${part.type.padEnd(11)}${payloadNote(part.payload)} ${describePart(part, width)}`, width));
+    // Escaped before the cut, so the line keeps to the width; a cut escape is still only printable characters.
+    const line = `  ${position + 1}. ${part.type.padEnd(11)}${payloadNote(part.payload)} ${describePart(part, width)}`;
+    lines.push(truncate(escapeControlLine(line), width));
   });
   if (aiMessage.parts.length === 0) lines.push('  (none)');
   lines.push(`usage: ${describeUsage(metadata.tokenUsage)}`);
-  lines.push(`finish reason: ${metadata.finishReason ?? '(none)'}`);
-  lines.push(`id: ${metadata.id ?? '(none)'}   model: ${metadata.modelName ?? '(none)'}`);
+  lines.push(escapeControlLine(`finish reason: ${metadata.finishReason ?? '(none)'}`));
+  lines.push(escapeControlLine(`id: ${metadata.id ?? '(none)'}   model: ${metadata.modelName ?? '(none)'}`));
   return lines;
 }
 
@@ -45,8 +49,16 @@ function describePart(part: MessagePart, width: number): string {
   }
 }
 
+/** In double quotes, with `"`, backslash, newline and tab written as in JSON; other controls are left to the line's escaping. */
 function quote(text: string, width: number): string {
-  return JSON.stringify(text.length > width ? text.slice(0, width) : text);
+  const cut = text.length > width ? text.slice(0, width) : text;
+  return `"${cut.replace(/["\\\n\t]/g, quoteEscape)}"`;
+}
+
+function quoteEscape(char: string): string {
+  if (char === '\n') return '\\n';
+  if (char === '\t') return '\\t';
+  return `\\${char}`;
 }
 
 function payloadNote(payload: OpaquePayload | null): string {

@@ -10,6 +10,7 @@ import type {
 import type { OpaquePayload } from '../parts/types';
 import type { WriteText } from './json-view';
 import { describeResponse } from './describe-response';
+import { escapeControl, escapeControlLine } from './escape-control';
 import { oneLine, truncate } from './one-line';
 import type { TextStyle } from './text-style';
 
@@ -34,7 +35,8 @@ type Section =
  * The human view of `partstream replay`: writes each callback as it fires — reasoning set apart
  * by the style, answer text as it arrives, tool-call arguments as they grow, each raw event as
  * one short line — then a summary of the final message. Stream errors go to `writeError` as one
- * line.
+ * line. Everything that came from the stream is shown through `escapeControl` /
+ * `escapeControlLine`, so it cannot drive the terminal; only the style's own codes are written raw.
  */
 export class HumanView implements StreamingChatResponseHandler {
   private section: Section | null = null;
@@ -45,26 +47,27 @@ export class HumanView implements StreamingChatResponseHandler {
 
   onPartialThinking(partial: PartialThinking): void {
     this.enter({ kind: 'thinking' }, 'thinking');
-    if (partial.text !== '') this.put(this.options.style.thinking(partial.text));
+    if (partial.text !== '') this.put(this.options.style.thinking(escapeControl(partial.text)));
     if (partial.payload !== undefined) this.put(this.options.style.dim(payloadNote(partial.payload)));
   }
 
   onPartialResponse(partial: PartialResponse): void {
     this.enter({ kind: 'text' }, 'text');
-    if (partial.text !== '') this.put(partial.text);
+    if (partial.text !== '') this.put(escapeControl(partial.text));
     if (partial.payload !== undefined) this.put(this.options.style.dim(payloadNote(partial.payload)));
   }
 
   onPartialToolCall(partial: PartialToolCall): void {
     const id = partial.id === null ? '' : ` ${partial.id}`;
-    this.enter({ kind: 'tool', index: partial.index }, `tool call #${partial.index} ${partial.name}${id}`);
-    this.put(partial.partialArguments);
+    this.enter({ kind: 'tool', index: partial.index }, escapeControlLine(`tool call #${partial.index} ${partial.name}${id}`));
+    this.put(escapeControl(partial.partialArguments));
   }
 
   onCompleteToolCall(complete: CompleteToolCall): void {
     const request = complete.toolExecutionRequest;
     const id = request.id === null ? '' : ` ${request.id}`;
-    const line = `tool call #${complete.index} complete: ${request.name}${id} ${oneLine(request.arguments)}`;
+    // Only the start of the arguments fits on the line; they can be megabytes long.
+    const line = oneLine(`tool call #${complete.index} complete: ${request.name}${id} ${request.arguments.slice(0, this.options.width * 2)}`);
     this.lineApart(this.options.style.label(truncate(line, this.options.width)));
   }
 
@@ -128,17 +131,18 @@ export class HumanView implements StreamingChatResponseHandler {
 }
 
 function payloadNote(payload: OpaquePayload): string {
-  return ` [${payload.provider} ${payload.kind}, ${payload.data.length} chars]`;
+  return escapeControlLine(` [${payload.provider} ${payload.kind}, ${payload.data.length} chars]`);
 }
 
 /**
- * `event-name data` for an SSE frame `{event, data}`, the JSON text for anything else; only the
- * first `width` characters or so are looked at (a frame can be tens of kilobytes).
+ * `event-name data` for an SSE frame `{event, data}`, the JSON text for anything else, on one
+ * line with control characters escaped; only the first `width` characters or so are looked at
+ * (a frame can be tens of kilobytes).
  */
 function describeRaw(rawEvent: unknown, width: number): string {
   if (typeof rawEvent === 'object' && rawEvent !== null && 'data' in rawEvent && typeof rawEvent.data === 'string') {
     const event = 'event' in rawEvent && typeof rawEvent.event === 'string' ? `${rawEvent.event} ` : '';
-    return `${event}${oneLine(rawEvent.data.slice(0, width * 2))}`;
+    return oneLine(`${event}${rawEvent.data.slice(0, width * 2)}`);
   }
   return oneLine(safeJson(rawEvent).slice(0, width * 2));
 }

@@ -7,6 +7,7 @@ import type {
   StreamingChatResponseHandler,
 } from '../handler/types';
 import { partsToJSON } from '../parts/json';
+import { stringifyJsonLine } from './escape-control';
 
 /** Where a view writes: a function taking one chunk of output text. */
 export type WriteText = (text: string) => void;
@@ -32,7 +33,8 @@ export function chatResponseToJSON(response: ChatResponse): Record<string, unkno
 /**
  * The `--json` view of `partstream replay`: one JSON object per callback, in order, one per line
  * (`{"event":"partialResponse","text":…}`, …, `{"event":"completeResponse","response":…}`,
- * `{"event":"error","message":…}`).
+ * `{"event":"error","message":…}`). Each line is `stringifyJsonLine` output: DEL, C1 and bidi
+ * characters are `\u` escapes, as JSON already does for C0, so a line is safe on a terminal.
  */
 export class JsonView implements StreamingChatResponseHandler {
   constructor(private readonly write: WriteText) {}
@@ -73,6 +75,6 @@ export class JsonView implements StreamingChatResponseHandler {
   }
 
   private line(value: Record<string, unknown>): void {
-    this.write(`${JSON.stringify(value)}\n`);
+    this.write(`${stringifyJsonLine(value)}\n`);
   }
 }

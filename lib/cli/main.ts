@@ -1,3 +1,4 @@
+import { escapeControlLine } from './escape-control';
 import { oneLine } from './one-line';
 import { parseArgs, USAGE } from './parse-args';
 import { EXIT_OK, EXIT_STREAM_ERROR, EXIT_USAGE, replay, type CliIo } from './replay';
@@ -14,7 +15,8 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
       io.stdout.write(`${USAGE}\n`);
       return EXIT_OK;
     case 'usage-error':
-      io.stderr.write(`partstream: ${command.message}\n(run "partstream --help" for usage)\n`);
+      // The message quotes the offending argument, which may hold control characters.
+      io.stderr.write(`partstream: ${escapeControlLine(command.message)}\n(run "partstream --help" for usage)\n`);
       return EXIT_USAGE;
     case 'replay':
       return replay(command, io);

@@ -5,6 +5,7 @@ import { consumeStream } from '../providers/consume-stream';
 import { demoRecordingChunks } from './demo-recording';
 import { HumanView } from './human-view';
 import { JsonView } from './json-view';
+import { escapeControlLine } from './escape-control';
 import { oneLine } from './one-line';
 import type { CliCommand } from './parse-args';
 import { COLOUR_STYLE, PLAIN_STYLE, useColour } from './text-style';
@@ -50,7 +51,7 @@ const DEFAULT_WIDTH = 120;
 export async function replay(command: ReplayCommand, io: CliIo): Promise<number> {
   const source = await openSource(command, io);
   if (typeof source === 'string') {
-    io.stderr.write(`partstream: ${source}\n`);
+    io.stderr.write(`partstream: ${escapeControlLine(source)}\n`);
     return EXIT_USAGE;
   }
   const write = (text: string): void => {
@@ -67,7 +68,8 @@ export async function replay(command: ReplayCommand, io: CliIo): Promise<number>
   if (human !== null) {
     const what = command.file === null ? 'the embedded recording' : command.file === '-' ? 'standard input' : command.file;
     const style = colour ? COLOUR_STYLE : PLAIN_STYLE;
-    write(`${style.dim(`replaying ${what} (format: ${format})`)}\n\n`);
+    // A file name is as untrusted as the file: it may come from a listing of someone else's folder.
+    write(`${style.dim(escapeControlLine(`replaying ${what} (format: ${format})`))}\n\n`);
   }
 
   try {

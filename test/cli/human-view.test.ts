@@ -119,6 +119,18 @@ describe('HumanView', () => {
     });
   });
 
+  it('shows control characters from the stream escaped, keeping newlines in streamed text and putting names and errors on one line', () => {
+    const { view, out, err } = plainView();
+    view.onPartialResponse(partialResponse('a\u001b[2J\nb\rc\r\n'));
+    view.onPartialToolCall(partialToolCall(0, 'id\u009b', 'f\u001b]0;t\u0007\n', '{"x":"\u202e"}'));
+    view.onUnmappedRawEvent({ event: 'x\u0007', data: '{"y":"\u007f"}' });
+    view.onError(new StreamError('provider', 'bad\u001b[31m\nframe\r'));
+    expect({ out: out.join(''), err }).to.deep.equal({
+      out: 'text: a\\x1b[2J\nb\\x0dc\r\ntool call #0 f\\x1b]0;t\\x07\\x0a id\\x9b: {"x":"\\u202e"}\nraw x\\x07 {"y":"\\x7f"}\n',
+      err: ['partstream: stream error: bad\\x1b[31m frame\\x0d\n'],
+    });
+  });
+
   it('dims and italicises thinking with ANSI styles when given the colour style, leaving text plain', () => {
     const out: string[] = [];
     const view = new HumanView({ write: (text) => out.push(text), writeError: () => undefined, style: COLOUR_STYLE, width: 80 });
