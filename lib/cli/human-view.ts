@@ -8,6 +8,7 @@ import type {
   StreamingChatResponseHandler,
 } from '../handler/types';
 import type { OpaquePayload } from '../parts/types';
+import { stringifyJson } from '../providers/shared/stringify-json';
 import type { WriteText } from './json-view';
 import { describeResponse } from './describe-response';
 import { oneLine, truncate } from './one-line';
@@ -145,7 +146,7 @@ function describeRaw(rawEvent: unknown, width: number): string {
 
 function safeJson(value: unknown): string {
   try {
-    return JSON.stringify(value) ?? String(value);
+    return stringifyJson(value) ?? String(value);
   } catch {
     return String(value);
   }

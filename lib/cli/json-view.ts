@@ -7,6 +7,7 @@ import type {
   StreamingChatResponseHandler,
 } from '../handler/types';
 import { partsToJSON } from '../parts/json';
+import { stringifyJson } from '../providers/shared/stringify-json';
 
 /** Where a view writes: a function taking one chunk of output text. */
 export type WriteText = (text: string) => void;
@@ -73,6 +74,7 @@ export class JsonView implements StreamingChatResponseHandler {
   }
 
   private line(value: Record<string, unknown>): void {
-    this.write(`${JSON.stringify(value)}\n`);
+    // A raw NDJSON event can nest deeper than JSON.stringify recurses.
+    this.write(`${stringifyJson(value)}\n`);
   }
 }

@@ -1,10 +1,14 @@
 /** One step of a JSON path: an object key or an array index. */
 export type JsonPathSegment = string | number;
 
+/** The largest index a JavaScript array has (its length is at most 2^32 − 1). */
+const MAX_ARRAY_INDEX = 2 ** 32 - 2;
+
 /**
  * Parses the JSON paths of Gemini's streamed function-call arguments — `$`, then `.key`,
  * `[index]` or `['key']` / `["key"]` steps, e.g. `$.recipe.ingredients[0].name` — into their
- * segments. Returns null when the text is not such a path.
+ * segments. Returns null when the text is not such a path, or names an index no array can have
+ * (above 2^32 − 2). One pass over the text: linear in its length.
  */
 export function parseJsonPath(path: string): JsonPathSegment[] | null {
   if (path.charCodeAt(0) !== 36 /* $ */) return null;
@@ -35,7 +39,9 @@ export function parseJsonPath(path: string): JsonPathSegment[] | null {
         const close = path.indexOf(']', at);
         const digits = close < 0 ? '' : path.slice(at + 1, close);
         if (!/^\d+$/.test(digits)) return null;
-        segments.push(Number(digits));
+        const index = Number(digits);
+        if (index > MAX_ARRAY_INDEX) return null;
+        segments.push(index);
         at = close + 1;
       }
     } else {
