@@ -25,15 +25,20 @@ export function parseJsonPath(path: string): JsonPathSegment[] | null {
     } else if (char === '[') {
       const quote = path[at + 1];
       if (quote === "'" || quote === '"') {
-        let key = '';
-        let end = at + 2;
+        // Runs between escapes are sliced out whole, not copied a character at a time.
+        const pieces: string[] = [];
+        let from = at + 2;
+        let end = from;
         while (end < path.length && path[end] !== quote) {
-          if (path[end] === '\\' && end + 1 < path.length) end++;
-          key += path[end];
+          if (path[end] === '\\' && end + 1 < path.length) {
+            pieces.push(path.slice(from, end));
+            from = ++end;
+          }
           end++;
         }
-        if (path[end + 1] !== ']') return null;
-        segments.push(key);
+        if (end >= path.length || path[end + 1] !== ']') return null;
+        pieces.push(path.slice(from, end));
+        segments.push(pieces.length === 1 ? pieces[0] : pieces.join(''));
         at = end + 2;
       } else {
         const close = path.indexOf(']', at);

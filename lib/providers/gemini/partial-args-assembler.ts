@@ -18,8 +18,10 @@ interface OpenContainer {
 const NOT_PLACED = -1;
 
 function newContainer(array: boolean): Container {
-  // Keys come from the wire: a prototype-less object keeps `__proto__` an ordinary key.
-  return array ? [] : (Object.create(null) as Record<string, unknown>);
+  // Ordinary objects, like the ones JSON.parse makes for seeded arguments: members are read and
+  // written only through hasMember / setMember, so their prototype is never reached. (A chain of
+  // prototype-less objects would be dictionary-mode, and far slower to build deep.)
+  return array ? [] : {};
 }
 
 /** True when `node` has `segment` as an own member (never a prototype's: `__proto__`, `constructor` …). */
@@ -27,10 +29,7 @@ function hasMember(node: Container, segment: JsonPathSegment): boolean {
   return Object.prototype.hasOwnProperty.call(node, segment);
 }
 
-/**
- * Writes an own member. Seeded arguments are objects made by `JSON.parse`, whose prototype is
- * `Object.prototype`: assigning `__proto__` there would replace their prototype instead.
- */
+/** Writes an own member: assigning `__proto__` to an ordinary object would replace its prototype instead. */
 function setMember(node: Container, segment: JsonPathSegment, value: unknown): void {
   if (segment === '__proto__') Object.defineProperty(node, segment, { value, writable: true, enumerable: true, configurable: true });
   else (node as Record<JsonPathSegment, unknown>)[segment] = value;
