@@ -1,3 +1,5 @@
+import { stringifyJson } from '../providers/shared/stringify-json';
+
 /**
  * Characters that can drive a terminal or disguise text, wherever they sit: C0 controls other
  * than tab, newline and carriage return; DEL and the C1 controls (U+0080–U+009F, `\x9b` is a
@@ -57,5 +59,6 @@ export function escapeControlLine(text: string): string {
  * Those characters can only occur inside JSON strings, where a `\u` escape is valid.
  */
 export function stringifyJsonLine(value: object): string {
-  return escapeMatches(JSON.stringify(value), IN_JSON, jsonEscape);
+  // A raw NDJSON event can nest deeper than JSON.stringify recurses.
+  return escapeMatches(stringifyJson(value) ?? 'null', IN_JSON, jsonEscape);
 }

@@ -8,6 +8,7 @@ import type {
   StreamingChatResponseHandler,
 } from '../handler/types';
 import type { OpaquePayload } from '../parts/types';
+import { stringifyJson } from '../providers/shared/stringify-json';
 import type { WriteText } from './json-view';
 import { describeResponse } from './describe-response';
 import { escapeControl, escapeControlLine } from './escape-control';
@@ -149,7 +150,7 @@ function describeRaw(rawEvent: unknown, width: number): string {
 
 function safeJson(value: unknown): string {
   try {
-    return JSON.stringify(value) ?? String(value);
+    return stringifyJson(value) ?? String(value);
   } catch {
     return String(value);
   }

@@ -7,6 +7,7 @@ import { checkSseFrame } from '../shared/check-sse-frame';
 import { isJsonObject, nonBlankString, nonEmptyString, type JsonObject } from '../shared/read-json';
 import { parseAnthropicEvent } from './parse-anthropic-event';
 import { resolveFinishReason } from '../shared/resolve-finish-reason';
+import { stringifyJson } from '../shared/stringify-json';
 import { ToolCallAccumulator, type ToolCallCompletion } from '../shared/tool-call-accumulator';
 import { truncatedStreamError } from '../shared/truncated-stream-error';
 import { AnthropicUsageTracker } from './anthropic-usage';
@@ -148,7 +149,7 @@ export class AnthropicMapper implements StreamMapper<SseFrame> {
         // A block whose index was seen before, or that has no name, is no call the handler can take.
         if (typeof index !== 'number' || name === null || this.toolCalls.has(index)) return;
         this.toolCalls.start(index, nonEmptyString(block.id), name);
-        if (isJsonObject(block.input) && Object.keys(block.input).length > 0) this.startInputs.set(index, JSON.stringify(block.input));
+        if (isJsonObject(block.input) && Object.keys(block.input).length > 0) this.startInputs.set(index, stringifyJson(block.input) ?? '{}');
         return;
       }
       default:

@@ -1,4 +1,5 @@
 import { isJsonObject, type JsonObject } from '../shared/read-json';
+import { stringifyJson } from '../shared/stringify-json';
 
 /** What a provider's error body says. */
 export interface ProviderErrorDetails {
@@ -35,7 +36,7 @@ export function providerErrorDetails(body: unknown): ProviderErrorDetails | null
   if (!isJsonObject(value)) return null;
   const error = value.error;
   if (typeof error === 'string' && error.trim() !== '') return { message: error, code: undefined, status: undefined };
-  if (isJsonObject(error)) return fromErrorObject(error, JSON.stringify(error));
+  if (isJsonObject(error)) return fromErrorObject(error, stringifyJson(error) ?? 'The provider reported an error');
   if (value.object === 'error' || value.type === 'error') {
     const message = stringField(value, 'message');
     if (message !== undefined) return fromErrorObject(value, message);

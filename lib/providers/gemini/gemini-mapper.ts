@@ -49,7 +49,9 @@ function firstCandidate(candidates: unknown): GeminiCandidate | null {
  * - `functionCall` parts → complete tool calls with a 0-based index (id: the call's `id`, else
  *   null; payload: its thought signature). A call streamed as `partialArgs` (`willContinue`)
  *   yields partial tool calls whose fragments concatenate to its JSON arguments, and completes
- *   at an empty `functionCall {}` or at the first chunk without `willContinue`.
+ *   at an empty `functionCall {}` or at the first chunk without `willContinue`. A streamed value
+ *   whose path the `PartialArgsAssembler` refuses (unreadable, an index that skips ahead of its
+ *   array, a member already set) is left out of the arguments and its chunk surfaces raw.
  * - `finishReason` (the last one wins; a stream may carry several) and the last `usageMetadata`
  *   with counts go into the metadata; the stream completes when the bytes end after a finish
  *   reason (or after a `promptFeedback.blockReason`: `CONTENT_FILTER`), and is reported as
@@ -134,10 +136,7 @@ export class GeminiMapper implements StreamMapper<SseFrame> {
 
   /** Maps one part; false when it is of a kind that is not mapped (it then surfaces raw). */
   private mapPart(part: GeminiPart, target: MapperTarget): boolean {
-    if (isJsonObject(part.functionCall)) {
-      this.mapFunctionCall(part.functionCall, signatureOf(part), target);
-      return true;
-    }
+    if (isJsonObject(part.functionCall)) return this.mapFunctionCall(part.functionCall, signatureOf(part), target);
     const text = str(part.text);
     const payload = signatureOf(part);
     if (text === null && payload === undefined) return false;
@@ -149,7 +148,8 @@ export class GeminiMapper implements StreamMapper<SseFrame> {
     return true;
   }
 
-  private mapFunctionCall(call: GeminiFunctionCall, payload: OpaquePayload | undefined, target: MapperTarget): void {
+  /** Maps a functionCall part; false when one of its streamed values could not be placed (the chunk then surfaces raw). */
+  private mapFunctionCall(call: GeminiFunctionCall, payload: OpaquePayload | undefined, target: MapperTarget): boolean {
     const name = str(call.name);
     if (name !== null && name.trim().length > 0) {
       // A named functionCall always starts a new call.
@@ -160,15 +160,21 @@ export class GeminiMapper implements StreamMapper<SseFrame> {
       if (isJsonObject(call.args)) args.seed(call.args);
       this.streaming = { key, args, payload };
     } else if (this.streaming === null) {
-      return;
+      return true;
     } else if (payload !== undefined) {
       this.streaming.payload ??= payload;
     }
     const streaming = this.streaming!;
+    let placed = true;
     if (Array.isArray(call.partialArgs)) {
-      for (const arg of call.partialArgs) this.deliverFragment(streaming.key, streaming.args.apply(arg), target);
+      for (const arg of call.partialArgs) {
+        const fragment = streaming.args.apply(arg);
+        if (fragment === null) placed = false;
+        else this.deliverFragment(streaming.key, fragment, target);
+      }
     }
     if (call.willContinue !== true) this.completeStreamingCall(target);
+    return placed;
   }
 
   private deliverFragment(key: number, fragment: string, target: MapperTarget): void {

@@ -1,3 +1,4 @@
+import { stringifyJson } from '../shared/stringify-json';
 import { parseJsonPath, type JsonPathSegment } from './gemini-json-path';
 import type { GeminiPartialArg } from './gemini-wire';
 
@@ -13,9 +14,34 @@ interface OpenContainer {
   members: number;
 }
 
+/** What `place` answers for a value it refused. */
+const NOT_PLACED = -1;
+
 function newContainer(array: boolean): Container {
-  // Keys come from the wire: a prototype-less object keeps `__proto__` an ordinary key.
-  return array ? [] : (Object.create(null) as Record<string, unknown>);
+  // Ordinary objects, like the ones JSON.parse makes for seeded arguments: members are read and
+  // written only through hasMember / setMember, so their prototype is never reached. (A chain of
+  // prototype-less objects would be dictionary-mode, and far slower to build deep.)
+  return array ? [] : {};
+}
+
+/** True when `node` has `segment` as an own member (never a prototype's: `__proto__`, `constructor` …). */
+function hasMember(node: Container, segment: JsonPathSegment): boolean {
+  return Object.prototype.hasOwnProperty.call(node, segment);
+}
+
+/** Writes an own member: assigning `__proto__` to an ordinary object would replace its prototype instead. */
+function setMember(node: Container, segment: JsonPathSegment, value: unknown): void {
+  if (segment === '__proto__') Object.defineProperty(node, segment, { value, writable: true, enumerable: true, configurable: true });
+  else (node as Record<JsonPathSegment, unknown>)[segment] = value;
+}
+
+/** True when `node` can take a member at `segment`: a key of an object, an index of an array up to its length. */
+function admits(node: Container, segment: JsonPathSegment): boolean {
+  return Array.isArray(node) ? typeof segment === 'number' && segment <= node.length : typeof segment === 'string';
+}
+
+function isContainer(value: unknown): value is Container {
+  return typeof value === 'object' && value !== null;
 }
 
 function escapeJson(text: string): string {
@@ -43,8 +69,20 @@ function samePath(a: readonly JsonPathSegment[], b: readonly JsonPathSegment[]):
  *
  * Alongside, it writes the same arguments as JSON text, fragment by fragment, so that the
  * fragments (`apply` … `close`) concatenate to the final JSON while values arrive in document
- * order. When a path leaves document order (e.g. an array index going back), fragments stop;
- * `toJson()` stays exact either way.
+ * order. When a path leaves document order (a member written before is written again, e.g. a key
+ * of an object already closed), fragments stop; `toJson()` stays exact either way.
+ *
+ * Paths come from the server and are held to what JSON text can say in the bytes sent:
+ * - every key is an own member — `__proto__`, `constructor` and `prototype` are ordinary keys,
+ *   as `JSON.parse` makes them, and no prototype is ever read or written;
+ * - an array grows one element at a time: an index may be at most the array's current length
+ *   (the next element); a path that skips ahead (`$.a[100000000]`) is refused, so nothing is
+ *   allocated in proportion to a number the server names;
+ * - a value goes only where the path leads through containers of the right kind (or new ones),
+ *   and only onto a free member or onto a string it continues.
+ * A refused value changes nothing and `apply` answers null, so the caller surfaces it raw.
+ * Time and memory stay linear in the length of the paths and values received; nested arguments of
+ * any depth are written without recursion.
  */
 export class PartialArgsAssembler {
   private root: Record<string, unknown> = newContainer(false) as Record<string, unknown>;
@@ -59,14 +97,19 @@ export class PartialArgsAssembler {
     this.inOrder = false;
   }
 
-  /** Applies one streamed value and returns the JSON text it adds ('' when none). */
-  apply(arg: GeminiPartialArg): string {
-    if (arg === null || typeof arg !== 'object' || typeof arg.jsonPath !== 'string') return '';
+  /**
+   * Applies one streamed value and returns the JSON text it adds ('' when none); null when the
+   * value was refused (no readable path or value, or a path the rules above refuse).
+   */
+  apply(arg: GeminiPartialArg): string | null {
+    if (arg === null || typeof arg !== 'object' || typeof arg.jsonPath !== 'string') return null;
     const segments = parseJsonPath(arg.jsonPath);
     const value = scalarOf(arg);
-    if (segments === null || segments.length === 0 || typeof segments[0] !== 'string' || value === undefined) return '';
-    this.place(segments, value);
-    return this.inOrder ? this.write(segments, value, arg.willContinue === true) : '';
+    // The arguments are an object: a path starts with a key.
+    if (segments === null || segments.length === 0 || typeof segments[0] !== 'string' || value === undefined) return null;
+    const firstNew = this.place(segments, value);
+    if (firstNew === NOT_PLACED) return null;
+    return this.inOrder ? this.write(segments, firstNew, value, arg.willContinue === true) : '';
   }
 
   /** Closes what is still open and returns that closing text ('' when nothing was written). */
@@ -78,30 +121,45 @@ export class PartialArgsAssembler {
     return this.inOrder ? out : '';
   }
 
-  /** The arguments assembled so far, as JSON text (`{}` when none arrived). */
+  /** The arguments assembled so far, as JSON text (`{}` when none arrived), at any nesting depth. */
   toJson(): string {
-    return JSON.stringify(this.root);
+    return stringifyJson(this.root) ?? '{}';
   }
 
-  private place(segments: readonly JsonPathSegment[], value: Scalar): void {
-    let node: Container = this.root;
+  /**
+   * Places one value; returns the step of its path where new members start (the path's length
+   * when the value continues a string already there), or NOT_PLACED without changing anything.
+   */
+  private place(segments: readonly JsonPathSegment[], value: Scalar): number {
     const last = segments.length - 1;
-    for (let i = 0; i < last; i++) {
-      const slots = node as Record<JsonPathSegment, unknown>;
-      const wantsArray = typeof segments[i + 1] === 'number';
-      let child = slots[segments[i]];
-      if (child === null || typeof child !== 'object' || Array.isArray(child) !== wantsArray) {
-        child = newContainer(wantsArray);
-        slots[segments[i]] = child;
-      }
-      node = child as Container;
+    // First the steps through members that exist, checking the whole path before changing anything.
+    let node: Container = this.root;
+    let step = 0;
+    for (; step < last && hasMember(node, segments[step]); step++) {
+      const child: unknown = (node as Record<JsonPathSegment, unknown>)[segments[step]];
+      if (!isContainer(child) || Array.isArray(child) !== (typeof segments[step + 1] === 'number')) return NOT_PLACED;
+      node = child;
     }
-    const slots = node as Record<JsonPathSegment, unknown>;
-    const previous = slots[segments[last]];
-    slots[segments[last]] = typeof value === 'string' && typeof previous === 'string' ? previous + value : value;
+    if (!admits(node, segments[step])) return NOT_PLACED;
+    if (step === last && hasMember(node, segments[last])) {
+      const previous = (node as Record<JsonPathSegment, unknown>)[segments[last]];
+      if (typeof previous !== 'string' || typeof value !== 'string') return NOT_PLACED;
+      setMember(node, segments[last], previous + value);
+      return segments.length;
+    }
+    // Below `step` every container is new, so its only admissible index is 0.
+    for (let i = step + 1; i <= last; i++) if (typeof segments[i] === 'number' && segments[i] !== 0) return NOT_PLACED;
+    for (let i = step; i < last; i++) {
+      const child = newContainer(typeof segments[i + 1] === 'number');
+      setMember(node, segments[i], child);
+      node = child;
+    }
+    setMember(node, segments[last], value);
+    return step;
   }
 
-  private write(segments: JsonPathSegment[], value: Scalar, continues: boolean): string {
+  /** The JSON text for a value just placed, whose new members start at step `firstNew` of its path. */
+  private write(segments: JsonPathSegment[], firstNew: number, value: Scalar, continues: boolean): string {
     let out = '';
     if (this.openString !== null) {
       if (typeof value === 'string' && samePath(this.openString, segments)) {
@@ -122,6 +180,11 @@ export class PartialArgsAssembler {
     const depth = segments.length - 1;
     let common = 0;
     while (common < depth && common + 1 < this.open.length && this.open[common + 1].segment === segments[common]) common++;
+    // The members written below are new in the text; they must be new in the arguments too.
+    if (firstNew !== common) {
+      this.inOrder = false;
+      return out;
+    }
     while (this.open.length > common + 1) out += this.open.pop()!.kind === 'object' ? '}' : ']';
     for (let i = common; i <= depth; i++) {
       const member = this.member(segments[i]);
@@ -153,10 +216,8 @@ export class PartialArgsAssembler {
       if (typeof segment !== 'string') return null;
       return `${top.members++ > 0 ? ',' : ''}${JSON.stringify(segment)}:`;
     }
-    if (typeof segment !== 'number' || segment < top.members) return null;
-    let out = top.members > 0 ? ',' : '';
-    for (; top.members < segment; top.members++) out += 'null,';
-    top.members++;
-    return out;
+    // Arrays are written one element after the other; `place` refuses an index that skips ahead.
+    if (segment !== top.members) return null;
+    return top.members++ > 0 ? ',' : '';
   }
 }

@@ -2,6 +2,7 @@ import type { StreamingHandle, ChatResponseMetadata } from '../../handler/types'
 import { aiMessage, chatResponse, completeToolCall, partialResponse, partialThinking, responseMetadata } from '../../handler/values';
 import { isJsonObject } from '../shared/read-json';
 import { resolveFinishReason } from '../shared/resolve-finish-reason';
+import { stringifyJson } from '../shared/stringify-json';
 import { truncatedStreamError } from '../shared/truncated-stream-error';
 import { StreamError } from '../stream-error';
 import type { MapperTarget, StreamMapper } from '../types';
@@ -13,10 +14,10 @@ function str(value: unknown): string | null {
   return typeof value === 'string' ? value : null;
 }
 
-/** A tool call's arguments as JSON text: objects serialised (key order kept), text kept as is. */
+/** A tool call's arguments as JSON text: objects serialised (key order kept, any depth), text kept as is. */
 function argumentsText(args: unknown): string {
   if (args === undefined || args === null) return '{}';
-  return typeof args === 'string' ? args : JSON.stringify(args);
+  return typeof args === 'string' ? args : (stringifyJson(args) ?? '{}');
 }
 
 function errorMessage(error: unknown): string {

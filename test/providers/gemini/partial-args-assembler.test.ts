@@ -1,13 +1,22 @@
 import { expect } from 'chai';
 import { PartialArgsAssembler } from '../../../lib/providers/gemini/partial-args-assembler';
 
-/** Applies the args in order and returns the fragments (closing one included) and the assembled JSON. */
-function assemble(args: Array<Record<string, unknown>>): { fragments: string[]; json: string } {
+/**
+ * Applies the args in order and returns the fragments (closing one included), the assembled JSON
+ * and the positions of the args that were refused.
+ */
+function assemble(args: Array<Record<string, unknown>>): { fragments: string[]; json: string; refused: number[] } {
   const assembler = new PartialArgsAssembler();
-  const fragments = args.map((arg) => assembler.apply(arg)).filter((fragment) => fragment !== '');
+  const fragments: string[] = [];
+  const refused: number[] = [];
+  args.forEach((arg, position) => {
+    const fragment = assembler.apply(arg);
+    if (fragment === null) refused.push(position);
+    else if (fragment !== '') fragments.push(fragment);
+  });
   const closing = assembler.close();
   if (closing !== '') fragments.push(closing);
-  return { fragments, json: assembler.toJson() };
+  return { fragments, json: assembler.toJson(), refused };
 }
 
 describe('PartialArgsAssembler', () => {
@@ -51,18 +60,35 @@ describe('PartialArgsAssembler', () => {
     expect(fragments.join('')).to.equal(json);
   });
 
-  it('fills skipped array indexes with null', () => {
-    const { fragments, json } = assemble([{ jsonPath: '$.a[1]', numberValue: 7 }]);
-    expect([json, fragments.join('')]).to.deep.equal(['{"a":[null,7]}', '{"a":[null,7]}']);
+  it('refuses an index that skips ahead of its array, and places nothing for it', () => {
+    const { fragments, json, refused } = assemble([
+      { jsonPath: '$.a[0]', numberValue: 0 },
+      { jsonPath: '$.a[2]', numberValue: 2 },
+      { jsonPath: '$.b[1].c', numberValue: 1 },
+      { jsonPath: '$.a[1]', numberValue: 1 },
+    ]);
+    expect({ fragments, json, refused }).to.deep.equal({ fragments: ['{"a":[0', ',1', ']}'], json: '{"a":[0,1]}', refused: [1, 2] });
   });
 
-  it('stops writing fragments when a path goes back in document order, and still assembles the arguments exactly', () => {
-    const { fragments, json } = assemble([
-      { jsonPath: '$.a[1]', numberValue: 1 },
+  it('stops writing fragments when a path goes back to a closed container, and still assembles the arguments exactly', () => {
+    const { fragments, json, refused } = assemble([
       { jsonPath: '$.a[0]', numberValue: 0 },
+      { jsonPath: '$.b', numberValue: 1 },
+      { jsonPath: '$.a[1]', numberValue: 2 },
     ]);
-    expect(json).to.equal('{"a":[0,1]}');
-    expect(fragments).to.deep.equal(['{"a":[null,1']);
+    expect({ fragments, json, refused }).to.deep.equal({ fragments: ['{"a":[0', '],"b":1'], json: '{"a":[0,2],"b":1}', refused: [] });
+  });
+
+  it('refuses a second value for a member that has one, unless it continues a string', () => {
+    const { fragments, json, refused } = assemble([
+      { jsonPath: '$.n', numberValue: 1 },
+      { jsonPath: '$.n', numberValue: 2 },
+      { jsonPath: '$.s', stringValue: 'a' },
+      { jsonPath: '$.s', stringValue: 'b' },
+      { jsonPath: '$.n.x', stringValue: 'c' },
+    ]);
+    expect({ json, refused }).to.deep.equal({ json: '{"n":1,"s":"ab"}', refused: [1, 4] });
+    expect(fragments).to.deep.equal(['{"n":1', ',"s":"a"']);
   });
 
   it('keeps `__proto__` an ordinary key', () => {
@@ -71,13 +97,13 @@ describe('PartialArgsAssembler', () => {
     expect(({} as Record<string, unknown>).x).to.equal(undefined);
   });
 
-  it('ignores values without a readable path or value', () => {
-    const { fragments, json } = assemble([{ jsonPath: 'city', stringValue: 'x' }, { jsonPath: '$.city' }, { stringValue: 'x' }, { jsonPath: '$[0]', stringValue: 'x' }]);
-    expect([fragments, json]).to.deep.equal([[], '{}']);
+  it('refuses values without a readable path or value', () => {
+    const { fragments, json, refused } = assemble([{ jsonPath: 'city', stringValue: 'x' }, { jsonPath: '$.city' }, { stringValue: 'x' }, { jsonPath: '$[0]', stringValue: 'x' }]);
+    expect({ fragments, json, refused }).to.deep.equal({ fragments: [], json: '{}', refused: [0, 1, 2, 3] });
   });
 
   it('gives "{}" and no fragment when nothing arrived', () => {
-    expect(assemble([])).to.deep.equal({ fragments: [], json: '{}' });
+    expect(assemble([])).to.deep.equal({ fragments: [], json: '{}', refused: [] });
   });
 
   it('starts from whole arguments given up front, without fragments for them', () => {
