@@ -1,0 +1,179 @@
+import { expect } from 'chai';
+import { createServer } from 'node:net';
+import { inspect } from 'node:util';
+import type { StreamOutcome } from '../../lib/providers/consume-stream';
+import type { HttpClientOptions } from '../../lib/providers/http/stream-http';
+import { StreamError } from '../../lib/providers/stream-error';
+import type { WireFormat } from '../../lib/providers/types';
+import { streamWithClient } from '../support/http-clients';
+import { startLoopbackServer, type Reply } from '../support/loopback-server';
+import { recordingHandler } from '../support/recording-handler';
+import { WIRE_FORMATS } from '../support/transcripts';
+
+const KEY = 'sk-SENTINEL-7f3a9c';
+
+/** How a failure surfaced: thrown at the call, or in the outcome (with the handler's onError). */
+type Provoked = { readonly thrown: unknown } | { readonly outcome: StreamOutcome; readonly reported: readonly Error[] };
+
+async function provoke(format: WireFormat, options: HttpClientOptions): Promise<Provoked> {
+  const handler = recordingHandler();
+  let pending: Promise<StreamOutcome>;
+  try {
+    pending = streamWithClient(format, handler, options);
+  } catch (thrown) {
+    return { thrown };
+  }
+  return { outcome: await pending, reported: handler.errors };
+}
+
+/** Every view of an error the brief names: message, String, JSON (of it and of its spread), util.inspect with causes. */
+function views(error: unknown): string[] {
+  const shown = [String(error), JSON.stringify(error), inspect(error, { depth: Infinity, showHidden: false })];
+  if (error instanceof Error) shown.push(error.message, JSON.stringify({ ...error }), String(error.stack));
+  return shown;
+}
+
+/** The error of a provoked failure, after checking that no view of anything the caller sees holds `secret`. */
+function expectNoSecret(provoked: Provoked, secret: string = KEY): Error {
+  const error = 'thrown' in provoked ? provoked.thrown : provoked.outcome.status === 'failed' ? provoked.outcome.error : null;
+  expect(error, 'a failure').to.be.instanceOf(Error);
+  const seen = views(error);
+  if ('outcome' in provoked) {
+    seen.push(inspect(provoked.outcome, { depth: Infinity }), JSON.stringify(provoked.outcome));
+    for (const reported of provoked.reported) seen.push(...views(reported));
+  }
+  for (const text of seen) expect(text, 'what the caller sees').not.to.include(secret);
+  return error as Error;
+}
+
+function streamError(error: Error, kind: string): StreamError {
+  expect(StreamError.isInstance(error) && error.kind, `a ${kind} StreamError, got ${String(error)}`).to.equal(kind);
+  return error as StreamError;
+}
+
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  if (address === null || typeof address === 'string') throw new Error('no port');
+  return address.port;
+}
+
+async function againstServer(format: WireFormat, reply: Reply, options: HttpClientOptions = {}): Promise<Provoked> {
+  const server = await startLoopbackServer(reply);
+  try {
+    return await provoke(format, { baseUrl: server.url, apiKey: KEY, ...options });
+  } finally {
+    await server.close();
+  }
+}
+
+describe('HTTP clients keep the API key and URL credentials out of every error', () => {
+  for (const format of WIRE_FORMATS) {
+    describe(format, () => {
+      for (const [what, key, problem] of [
+        ['a line break', `${KEY}\n${KEY}`, `(a line break) at position ${KEY.length}`],
+        ['a CR in the middle', `sk-SENTINEL\r-7f3a9c${KEY}`, '(a line break) at position 11'],
+        ['a NUL', `${KEY}\0`, `(a NUL) at position ${KEY.length}`],
+        ['a character beyond Latin-1', `${KEY}€`, `(a character beyond Latin-1) at position ${KEY.length}`],
+      ] as const) {
+        it(`refuses a key with ${what} with a TypeError that names the position, not the key`, async () => {
+          const error = expectNoSecret(await provoke(format, { baseUrl: 'http://127.0.0.1:1', apiKey: key }));
+          expect(error).to.be.instanceOf(TypeError);
+          expect(error.message).to.equal(`apiKey contains a character not allowed in an HTTP header ${problem}`);
+          expect(error.message).not.to.include('SENTINEL');
+        });
+      }
+
+      it('still accepts a key with a trailing newline (fetch trims it), and sends it trimmed', async () => {
+        const server = await startLoopbackServer({ status: 418 });
+        try {
+          const provoked = await provoke(format, { baseUrl: server.url, apiKey: `${KEY}\n` });
+          expect(streamError(expectNoSecret(provoked), 'http').status).to.equal(418);
+          expect(Object.values(server.requests[0]?.headers ?? {}).some((value) => String(value).endsWith(KEY))).to.equal(true);
+        } finally {
+          await server.close();
+        }
+      });
+
+      it('refuses a credential header with a line break without quoting it', async () => {
+        const error = expectNoSecret(await provoke(format, { baseUrl: 'http://127.0.0.1:1', headers: { authorization: `Bearer ${KEY}\nX-Evil: 1` } }));
+        expect(error.message).to.equal('headers["authorization"] contains a character not allowed in an HTTP header (a line break) at position 25');
+      });
+
+      it('refuses a base URL with user:password@ without quoting the password', async () => {
+        const error = expectNoSecret(await provoke(format, { baseUrl: `http://someone:${KEY}@127.0.0.1:1/v1`, apiKey: KEY }));
+        expect(error).to.be.instanceOf(TypeError);
+        expect(error.message).to.include('Expected baseUrl without credentials');
+        expect(error.message).to.include('http://127.0.0.1:1/v1');
+        expect(error.message).not.to.include('someone');
+      });
+
+      for (const [what, baseUrl] of [
+        ['an invalid base URL with the key in its query', `htp//example?key=${KEY}`],
+        ['a host that is not a host name (no DNS involved)', `http://bad host.invalid:1/v1?key=${KEY}`],
+        ['an invalid base URL with credentials', `http://someone:${KEY}@[::1/v1`],
+      ] as const) {
+        it(`refuses ${what} with a TypeError that quotes neither key nor credentials`, async () => {
+          const error = expectNoSecret(await provoke(format, { baseUrl, apiKey: KEY }));
+          expect(error).to.be.instanceOf(TypeError);
+          expect(error.message).to.include('Expected baseUrl to be an absolute URL');
+          expect(error.message).not.to.include('someone');
+        });
+      }
+
+      it('reports a refused connection (a closed loopback port) as a network error without the key', async () => {
+        const port = await closedPort();
+        const error = streamError(expectNoSecret(await provoke(format, { baseUrl: `http://127.0.0.1:${port}/v1`, apiKey: KEY })), 'network');
+        expect(error.message).to.include(`http://127.0.0.1:${port}/v1`);
+      });
+
+      it('redacts a key that fetch itself put in its error and in the error’s cause', async () => {
+        const leaky: typeof fetch = () => {
+          const inner = Object.assign(new Error(`header value ${KEY} rejected`), { code: 'ERR_LEAKY', value: KEY });
+          return Promise.reject(new TypeError(`Headers.set: "${KEY}" is an invalid header value.`, { cause: inner }));
+        };
+        const error = streamError(expectNoSecret(await provoke(format, { baseUrl: 'http://127.0.0.1:1', apiKey: KEY, fetch: leaky })), 'network');
+        expect(error.message).to.include('Headers.set: "[redacted]" is an invalid header value.');
+        const cause = error.cause as Error & { cause: Error & { code: string } };
+        expect([cause.name, cause.cause.code, cause.cause.message]).to.deep.equal(['TypeError', 'ERR_LEAKY', 'header value [redacted] rejected']);
+      });
+
+      it('keeps an error from fetch without a secret as the cause, untouched', async () => {
+        const original = new TypeError('fetch failed', { cause: new Error('connect ECONNREFUSED') });
+        const error = streamError(expectNoSecret(await provoke(format, { baseUrl: 'http://127.0.0.1:1', apiKey: KEY, fetch: () => Promise.reject(original) })), 'network');
+        expect(error.cause).to.equal(original);
+      });
+
+      it('redacts the key from an HTTP 401 whose JSON body echoes it, literally and JSON-escaped', async () => {
+        const escaped = `\\u0073k-SENTINEL-7f3a9c`;
+        const body = `{"error":{"message":"Incorrect API key provided: ${KEY}.","type":"invalid_request_error","code":"invalid_api_key","param":"${escaped}","${KEY}":1}}`;
+        const error = streamError(expectNoSecret(await againstServer(format, { status: 401, headers: { 'content-type': 'application/json' }, body })), 'http');
+        expect(error.status).to.equal(401);
+        expect(error.body).to.deep.equal({
+          error: { message: 'Incorrect API key provided: [redacted].', type: 'invalid_request_error', code: 'invalid_api_key', param: '[redacted]', '[redacted]': 1 },
+        });
+      });
+
+      it('redacts the key from an HTTP 401 whose text body echoes it', async () => {
+        const error = streamError(expectNoSecret(await againstServer(format, { status: 401, headers: { 'content-type': 'text/plain' }, body: `bad key ${KEY}, try again` })), 'http');
+        expect([error.status, error.body]).to.deep.equal([401, 'bad key [redacted], try again']);
+        expect(error.message).to.include('bad key [redacted], try again');
+      });
+
+      it('refuses a redirect to another origin without showing its path, query or credentials', async () => {
+        const location = `http://${KEY}:${KEY}@127.0.0.1:1/${KEY}?key=${KEY}`;
+        const error = streamError(expectNoSecret(await againstServer(format, { status: 307, headers: { location } })), 'http');
+        expect([error.status, error.message.includes('another origin (http://127.0.0.1:1)')]).to.deep.equal([307, true]);
+      });
+
+      it('redacts an authorization header value given through headers, when the body echoes the token', async () => {
+        const error = expectNoSecret(
+          await againstServer(format, { status: 403, headers: { 'content-type': 'text/plain' }, body: `token ${KEY} is revoked` }, { apiKey: undefined, headers: { authorization: `Bearer ${KEY}` } }),
+        );
+        expect((error as StreamError).body).to.equal('token [redacted] is revoked');
+      });
+    });
+  }
+});
