@@ -2,16 +2,18 @@ import { describeValue } from '../parts/describe-value';
 
 /**
  * A JSON text that can never become valid JSON (or, from `parseToolArguments`, one that is not
- * complete). `position` is the 0-based UTF-16 offset where it broke; the message names it and
- * what was expected there, and quotes at most one character of the text.
+ * complete). `position` is the 0-based UTF-16 offset where it broke and `reason` what was wrong
+ * there; the message names both and quotes at most one character of the text.
  */
 export class JsonSyntaxError extends SyntaxError {
   readonly position: number;
+  readonly reason: string;
 
-  constructor(message: string, position: number) {
-    super(message);
+  constructor(message: string, position: number, reason: string, options?: { cause?: unknown }) {
+    super(message, options);
     this.name = 'JsonSyntaxError';
     this.position = position;
+    this.reason = reason;
   }
 
   /** True for a `JsonSyntaxError`, also one made by another copy of this module (ESM and CJS). */
@@ -91,8 +93,8 @@ export function parsePartialJson(text: string): unknown {
   let cut = false; // set by readString/readNumber/readLiteral when the text ends inside the token
 
   function fail(at: number, what: string): never {
-    const got = at < n ? `got ${JSON.stringify(text[at])}` : 'got the end of the text';
-    throw new JsonSyntaxError(`Invalid JSON at position ${at}: expected ${what}, ${got}`, at);
+    const reason = `expected ${what}, got ${at < n ? JSON.stringify(text[at]) : 'the end of the text'}`;
+    throw new JsonSyntaxError(`Invalid JSON at position ${at}: ${reason}`, at, reason);
   }
 
   // Puts a determined value in the current slot: the root, the array, or the object under `key`.
