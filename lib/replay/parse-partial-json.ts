@@ -40,7 +40,7 @@ const WHAT: Record<Expect, string> = {
   [Expect.KeyOrClose]: "a string key or '}'",
   [Expect.Key]: 'a string key',
   [Expect.Colon]: "':'",
-  [Expect.CommaOrClose]: '',
+  [Expect.CommaOrClose]: "',' or a closing bracket",
   [Expect.End]: 'the end of the text',
 };
 
@@ -65,7 +65,7 @@ const isHighSurrogate = (c: number): boolean => c >= 0xd800 && c <= 0xdbff;
  * The value a partial JSON text (tool-call arguments streamed so far) already determines; on a
  * complete JSON text, exactly `JSON.parse`'s value (a `__proto__` key included, as an own key).
  *
- * - `undefined` while nothing is determined (`''`, whitespace, `-`, `t`, `nu`, `"` is `''` though).
+ * - `undefined` while nothing is determined (`''`, whitespace, `-`, `t`, `nu`); `"` is already `''`.
  * - An object key appears only once its value has started (and for a number or literal, only once
  *   that value is complete); a key still streaming is left out.
  * - A string is cut where the text stops; a cut escape (`\`, `\u00`) and a high surrogate still
@@ -78,7 +78,9 @@ const isHighSurrogate = (c: number): boolean => c >= 0xd800 && c <= 0xdbff;
  *
  * Text that can never become valid JSON (`{]`, `[1,,`, trailing garbage after a complete value as
  * in `JSON.parse`) throws a `JsonSyntaxError` naming the position; nothing partial is returned
- * then. Time and memory are linear in the text; nesting of any depth works (no recursion).
+ * then. Time and memory are linear in the text; nesting of any depth works (no recursion). Each
+ * call reads the whole text: called on every delta of a long argument string, the total grows with
+ * the square of its length, so a view may call it once per frame it draws rather than per delta.
  */
 export function parsePartialJson(text: string): unknown {
   if (typeof text !== 'string') throw new TypeError(`Expected text to be a string, got ${describeValue(text)}`);
