@@ -47,11 +47,17 @@ const WHAT: Record<Expect, string> = {
 const ESCAPES: Record<number, string> = { 0x22: '"', 0x5c: '\\', 0x2f: '/', 0x62: '\b', 0x66: '\f', 0x6e: '\n', 0x72: '\r', 0x74: '\t' };
 const LITERALS: Record<number, readonly [string, unknown]> = { 0x74: ['true', true], 0x66: ['false', false], 0x6e: ['null', null] };
 
-// One reused descriptor: a data property made like JSON.parse makes it (CreateDataProperty), so a
-// `__proto__` key is an own key and never reaches a prototype setter.
+// One reused descriptor: a data property made like JSON.parse makes it (CreateDataProperty).
 const descriptor: PropertyDescriptor = { value: undefined, writable: true, enumerable: true, configurable: true };
 
+// Assignment is the fast path. A key Object.prototype knows (`__proto__`, `toString`, or whatever a
+// polluted or frozen prototype holds) is defined instead: no prototype setter runs, and a frozen
+// prototype's read-only key does not block an own key of that name.
 function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
+  if (!(key in Object.prototype)) {
+    target[key] = value;
+    return;
+  }
   descriptor.value = value;
   Object.defineProperty(target, key, descriptor);
   descriptor.value = undefined;

@@ -151,6 +151,26 @@ describe('parsePartialJson', () => {
       expect(Object.getPrototypeOf(value)).to.equal(Object.prototype);
     });
 
+    it('makes keys that Object.prototype has own keys', () => {
+      const text = '{"toString": 1, "hasOwnProperty": "x", "valueOf": [null';
+      const value = parsePartialJson(text) as Record<string, unknown>;
+      expect(Object.getOwnPropertyNames(value)).to.deep.equal(['toString', 'hasOwnProperty', 'valueOf']);
+      expect(value.valueOf).to.deep.equal([null]);
+    });
+
+    it('runs no setter that something put on Object.prototype', () => {
+      const calls: unknown[] = [];
+      Object.defineProperty(Object.prototype, 'planted', { set: (v: unknown) => calls.push(v), configurable: true });
+      try {
+        const value = parsePartialJson('{"planted": 1, "b": {"planted": "x"}}') as Record<string, unknown>;
+        expect(calls).to.deep.equal([]);
+        expect(Object.getOwnPropertyDescriptor(value, 'planted')?.value).to.equal(1);
+        expect(Object.getOwnPropertyDescriptor(value.b, 'planted')?.value).to.equal('x');
+      } finally {
+        delete (Object.prototype as Record<string, unknown>).planted;
+      }
+    });
+
     it('lets a repeated key win last, at its first position, as JSON.parse does', () => {
       const text = '{"a": 1, "b": 2, "a": [3]}';
       const value = parsePartialJson(text) as Record<string, unknown>;
