@@ -1,26 +1,5 @@
 import { describeValue } from '../parts/describe-value';
-
-/**
- * A JSON text that can never become valid JSON (or, from `parseToolArguments`, one that is not
- * complete). `position` is the 0-based UTF-16 offset where it broke and `reason` what was wrong
- * there; the message names both and quotes at most one character of the text.
- */
-export class JsonSyntaxError extends SyntaxError {
-  readonly position: number;
-  readonly reason: string;
-
-  constructor(message: string, position: number, reason: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = 'JsonSyntaxError';
-    this.position = position;
-    this.reason = reason;
-  }
-
-  /** True for a `JsonSyntaxError`, also one made by another copy of this module (ESM and CJS). */
-  static isInstance(value: unknown): value is JsonSyntaxError {
-    return value instanceof Error && value.name === 'JsonSyntaxError' && typeof (value as JsonSyntaxError).position === 'number';
-  }
-}
+import { JsonSyntaxError } from './json-syntax-error';
 
 type Container = unknown[] | Record<string, unknown>;
 

@@ -1,7 +1,8 @@
 import type { ToolExecutionRequest } from '../handler/types';
 import { describeValue } from '../parts/describe-value';
 import type { ToolCall } from '../parts/types';
-import { JsonSyntaxError, parsePartialJson } from './parse-partial-json';
+import { JsonSyntaxError } from './json-syntax-error';
+import { parsePartialJson } from './parse-partial-json';
 
 // Arguments come from the model: an error quotes only this much of them around the break, and
 // this much of a name or id.

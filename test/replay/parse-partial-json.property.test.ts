@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { JsonSyntaxError, parsePartialJson } from '../../lib/replay/parse-partial-json';
+import { JsonSyntaxError } from '../../lib/replay/json-syntax-error';
+import { parsePartialJson } from '../../lib/replay/parse-partial-json';
 
 const SEED = 20261201;
 

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import { JsonSyntaxError, parsePartialJson } from '../../lib/replay/parse-partial-json';
+import { JsonSyntaxError } from '../../lib/replay/json-syntax-error';
+import { parsePartialJson } from '../../lib/replay/parse-partial-json';
 import { ROOT, runIsolated } from '../security/support/run-isolated';
 
 // Each row: a partial text and the value it already determines, worked out by hand.

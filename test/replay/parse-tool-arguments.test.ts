@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import type { ToolExecutionRequest } from '../../lib/handler/types';
 import { toolCallPart } from '../../lib/parts/factories';
-import { JsonSyntaxError } from '../../lib/replay/parse-partial-json';
+import { JsonSyntaxError } from '../../lib/replay/json-syntax-error';
 import { parseToolArguments } from '../../lib/replay/parse-tool-arguments';
 
 const request = (args: string, id: string | null = 'call_1', name = 'get_weather'): ToolExecutionRequest => ({ id, name, arguments: args });
