@@ -159,7 +159,8 @@ class StreamRun {
   private readonly bridge: PartsBridge;
   private readonly tracker: MappingTrackingHandler;
   private readonly target: MapperTarget;
-  private readonly transport = new AbortController();
+  /** Aborts the request `open` made; created by `open` only (an open source has no request). */
+  private transport: AbortController | null = null;
   private readonly createMapper: MapperFactory;
   private guard: StreamGuard | null = null;
   private reader: ChunkReader | null = null;
@@ -262,7 +263,9 @@ class StreamRun {
 
   /** Opens the transport; null (after reporting why, unless cancelled) when that did not work out. */
   private async open(guard: StreamGuard, open: OpenStream): Promise<ChunkReader | null> {
-    const opening = Promise.resolve().then(() => open(this.transport.signal));
+    const transport = new AbortController();
+    this.transport = transport;
+    const opening = Promise.resolve().then(() => open(transport.signal));
     const opened = await guard.wait(opening);
     if (opened.type === 'value') {
       this.reader = opened.value;
@@ -324,7 +327,7 @@ class StreamRun {
     this.controller.dispose();
     if (!this.sourceEnded) {
       this.reader?.cancel(this.controller.isCancelled() ? this.controller.signal.reason : undefined);
-      this.transport.abort();
+      this.transport?.abort();
     }
   }
 
