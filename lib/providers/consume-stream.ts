@@ -34,14 +34,15 @@ export interface ConsumeStreamOptions {
   readonly signal?: AbortSignal | undefined;
   /**
    * Fails the stream with a `timeout` StreamError when no bytes arrive for this long (milliseconds),
-   * before and after the response headers. Time spent inside the handler's callbacks never counts.
-   * Off when absent.
+   * before and after the response headers: it bounds each wait on the transport and restarts at
+   * the next one. Time spent inside the handler's callbacks never counts. Off when absent.
    */
   readonly idleTimeoutMs?: number | undefined;
   /**
    * A deadline for the whole stream (milliseconds from the call): past it the stream fails with a
-   * `timeout` StreamError however the server trickles. Off when absent: a legitimate generation
-   * can stream for tens of minutes; set it when the server is not trusted.
+   * `timeout` StreamError however the server trickles — an HTTP request still waiting for its
+   * headers is aborted — and the outcome's `partial` keeps what was aggregated. Off when absent: a
+   * legitimate generation can stream for tens of minutes; set it when the server is not trusted.
    */
   readonly timeoutMs?: number | undefined;
   /**
@@ -129,7 +130,7 @@ function checkOptions(options: StartStreamOptions): void {
  * The promise settles after the terminal callback and never rejects for a stream failure: the
  * failure went to `onError` (once) and is in the outcome, with everything aggregated before it. A
  * failing source (a reset connection) is a `network` StreamError; a silent one, with
- * `idleTimeoutMs`, a `timeout`. Cancelling (the handle, or `signal`) cancels the source and
+ * `idleTimeoutMs`, a `timeout`, and so is one still going at `timeoutMs`. Cancelling (the handle, or `signal`) cancels the source and
  * resolves `cancelled` with no callback after it. Misuse (a source, handler or option of the wrong
  * kind) throws a `TypeError` at once.
  */
@@ -158,7 +159,8 @@ class StreamRun {
   private readonly bridge: PartsBridge;
   private readonly tracker: MappingTrackingHandler;
   private readonly target: MapperTarget;
-  private readonly transport = new AbortController();
+  /** Aborts the request `open` made; created by `open` only (an open source has no request). */
+  private transport: AbortController | null = null;
   private readonly createMapper: MapperFactory;
   private guard: StreamGuard | null = null;
   private reader: ChunkReader | null = null;
@@ -199,7 +201,8 @@ class StreamRun {
   }
 
   private async pump(source: OpenStream | ChunkReader): Promise<void> {
-    const guard = new StreamGuard(this.controller.signal, this.options.idleTimeoutMs);
+    // Created at the call (run() reaches here synchronously), so the deadline counts from it.
+    const guard = new StreamGuard(this.controller.signal, this.options);
     this.guard = guard;
     const reader = typeof source === 'function' ? await this.open(guard, source) : source;
     if (reader === null) return;
@@ -214,7 +217,6 @@ class StreamRun {
         this.interrupted(read, 'The connection failed while reading the stream');
         return;
       }
-      guard.touch();
       let frames: readonly WireFrame[];
       let last: readonly WireFrame[] | null = null;
       try {
@@ -261,7 +263,9 @@ class StreamRun {
 
   /** Opens the transport; null (after reporting why, unless cancelled) when that did not work out. */
   private async open(guard: StreamGuard, open: OpenStream): Promise<ChunkReader | null> {
-    const opening = Promise.resolve().then(() => open(this.transport.signal));
+    const transport = new AbortController();
+    this.transport = transport;
+    const opening = Promise.resolve().then(() => open(transport.signal));
     const opened = await guard.wait(opening);
     if (opened.type === 'value') {
       this.reader = opened.value;
@@ -296,8 +300,11 @@ class StreamRun {
     switch (outcome.type) {
       case 'stopped':
         return;
-      case 'timeout':
-        this.fail(new StreamError('timeout', `No data arrived for ${this.options.idleTimeoutMs ?? 0} ms`));
+      case 'idle':
+        this.fail(new StreamError('timeout', `No data arrived for ${this.options.idleTimeoutMs ?? 0} ms (idleTimeoutMs)`));
+        return;
+      case 'deadline':
+        this.fail(new StreamError('timeout', `The stream did not complete within its ${this.options.timeoutMs ?? 0} ms deadline (timeoutMs)`));
         return;
       case 'error': {
         if (this.controller.isCancelled()) return;
@@ -320,7 +327,7 @@ class StreamRun {
     this.controller.dispose();
     if (!this.sourceEnded) {
       this.reader?.cancel(this.controller.isCancelled() ? this.controller.signal.reason : undefined);
-      this.transport.abort();
+      this.transport?.abort();
     }
   }
 

@@ -218,7 +218,7 @@ describe('consumeStream', () => {
         expect(handler.calls.map((call) => call.on)).to.deep.equal(['partialResponse', 'partialResponse']);
         await clock.tickAsync(1);
         const outcome = await pending;
-        expect(handler.calls.at(-1)).to.deep.equal({ on: 'error', name: 'StreamError', kind: 'timeout', message: 'No data arrived for 5000 ms' });
+        expect(handler.calls.at(-1)).to.deep.equal({ on: 'error', name: 'StreamError', kind: 'timeout', message: 'No data arrived for 5000 ms (idleTimeoutMs)' });
         expect(outcome.status).to.equal('failed');
         expect(partialText(outcome)).to.equal('Hello');
         expect(source.returned).to.equal(true);

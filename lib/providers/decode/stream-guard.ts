@@ -1,54 +1,80 @@
-/** How a guarded wait ended. */
+/** How a guarded wait ended: `idle` when the wait outlasted the idle timeout, `deadline` when the whole stream outlasted its deadline. */
 export type Guarded<T> =
   | { readonly type: 'value'; readonly value: T }
   | { readonly type: 'error'; readonly error: unknown }
   | { readonly type: 'stopped' }
-  | { readonly type: 'timeout' };
+  | { readonly type: 'idle' }
+  | { readonly type: 'deadline' };
+
+/** The two limits a `StreamGuard` watches, in milliseconds; each off when absent. */
+export interface GuardLimits {
+  /** The longest a single wait on the transport may take. */
+  readonly idleTimeoutMs?: number | undefined;
+  /** The longest the whole stream may take, counted from the guard's creation. */
+  readonly timeoutMs?: number | undefined;
+}
 
 const STOPPED: Guarded<never> = Object.freeze({ type: 'stopped' });
-const TIMEOUT: Guarded<never> = Object.freeze({ type: 'timeout' });
+const IDLE: Guarded<never> = Object.freeze({ type: 'idle' });
+const DEADLINE: Guarded<never> = Object.freeze({ type: 'deadline' });
+
+/** A monotonic clock (a wall-clock step must not fire or stretch a timeout); browsers have it too. */
+const now = (): number => performance.now();
 
 /**
- * Waits on a stream's transport (the request, each read) while watching two other ways out: the
- * stream's cancel signal and an idle timeout, restarted by `touch()` whenever bytes arrive. One
- * wait at a time. Holding a single resolver (rather than racing against a long-lived promise)
- * keeps a long stream from piling up reactions, one per read.
+ * Waits on a stream's transport (the request, each read) while watching three other ways out: the
+ * stream's cancel signal, an idle timeout and a deadline. The idle timeout runs only while a wait
+ * is pending and starts from zero at each wait, so time the caller spends between waits (inside
+ * the handler's callbacks) never counts; the deadline runs from the guard's creation whatever
+ * happens. Once a limit is reached, every later wait ends at once with it. One wait at a time.
+ * Holding a single resolver (rather than racing against a long-lived promise) keeps a long stream
+ * from piling up reactions, one per read.
  */
 export class StreamGuard {
   private settle: ((outcome: Guarded<never>) => void) | null = null;
-  private timer: NodeJS.Timeout | undefined;
-  private expired = false;
+  private readonly idleTimeoutMs: number | undefined;
+  /** `performance.now()` past which the deadline is reached; Infinity when there is none. */
+  private readonly deadlineAt: number;
+  /** Whether a wait reads the clock at all (a limit is set). */
+  private readonly clocked: boolean;
+  /** When the pending wait started, or -1 between waits. */
+  private waitStart = -1;
+  private idleTimer: ReturnType<typeof setTimeout> | undefined;
+  private deadlineTimer: ReturnType<typeof setTimeout> | undefined;
+  /** The limit that was reached (`idle` or `deadline`), once one was. */
+  private expired: Guarded<never> | null = null;
   private readonly onAbort = (): void => this.interrupt(STOPPED);
+  private readonly onIdleTimer = (): void => this.idleTimerFired();
 
   constructor(
     private readonly signal: AbortSignal,
-    private readonly idleTimeoutMs: number | undefined,
+    limits: GuardLimits = {},
   ) {
+    this.idleTimeoutMs = limits.idleTimeoutMs;
+    const timeoutMs = limits.timeoutMs;
+    this.clocked = this.idleTimeoutMs !== undefined || timeoutMs !== undefined;
+    this.deadlineAt = timeoutMs === undefined ? Infinity : now() + timeoutMs;
     signal.addEventListener('abort', this.onAbort, { once: true });
-    if (idleTimeoutMs !== undefined) {
-      this.timer = setTimeout(() => {
-        this.expired = true;
-        this.interrupt(TIMEOUT);
-      }, idleTimeoutMs);
-    }
+    if (timeoutMs !== undefined) this.deadlineTimer = setTimeout(() => this.expire(DEADLINE), timeoutMs);
   }
 
-  /** True once the idle timeout fired. */
-  get timedOut(): boolean {
-    return this.expired;
-  }
-
-  /** Restarts the idle timeout (bytes arrived). */
-  touch(): void {
-    this.timer?.refresh();
-  }
-
-  /** Settles with the promise's value or error, or earlier with `stopped` / `timeout`. */
+  /** Settles with the promise's value or error, or earlier with `stopped`, `idle` or `deadline`. */
   wait<T>(promise: Promise<T>): Promise<Guarded<T>> {
-    if (this.signal.aborted || this.expired) {
+    if (this.clocked && this.expired === null) {
+      const start = now();
+      // Checked here too, not only by the timer: reads that resolve without yielding to the event
+      // loop would otherwise keep the deadline timer from ever running.
+      if (start >= this.deadlineAt) this.expire(DEADLINE);
+      this.waitStart = start;
+      // The idle timer is re-armed lazily: one left running from an earlier wait checks, when it
+      // fires, how long the current wait has lasted (a timer per read would cost on every token).
+      if (this.idleTimeoutMs !== undefined && this.idleTimer === undefined) this.idleTimer = setTimeout(this.onIdleTimer, this.idleTimeoutMs);
+    }
+    if (this.signal.aborted || this.expired !== null) {
+      this.waitStart = -1;
       // Nobody waits for this promise any more; a late failure of it must not go unhandled.
       promise.catch(() => undefined);
-      return Promise.resolve(this.expired ? TIMEOUT : STOPPED);
+      return Promise.resolve(this.expired ?? STOPPED);
     }
     return new Promise<Guarded<T>>((resolve) => {
       let done = false;
@@ -56,6 +82,7 @@ export class StreamGuard {
         if (done) return;
         done = true;
         this.settle = null;
+        this.waitStart = -1;
         resolve(outcome);
       };
       this.settle = finish;
@@ -66,12 +93,30 @@ export class StreamGuard {
     });
   }
 
-  /** Stops the timer and the signal listener (idempotent). */
+  /** Stops the timers and the signal listener (idempotent). */
   dispose(): void {
-    clearTimeout(this.timer);
-    this.timer = undefined;
+    clearTimeout(this.idleTimer);
+    clearTimeout(this.deadlineTimer);
+    this.idleTimer = undefined;
+    this.deadlineTimer = undefined;
     this.signal.removeEventListener('abort', this.onAbort);
     this.settle = null;
+  }
+
+  private idleTimerFired(): void {
+    this.idleTimer = undefined;
+    const idleTimeoutMs = this.idleTimeoutMs;
+    // Between waits nothing is timed; the next wait arms a timer again.
+    if (this.waitStart < 0 || idleTimeoutMs === undefined || this.expired !== null) return;
+    const remaining = idleTimeoutMs - (now() - this.waitStart);
+    if (remaining <= 0) this.expire(IDLE);
+    else this.idleTimer = setTimeout(this.onIdleTimer, remaining);
+  }
+
+  private expire(limit: Guarded<never>): void {
+    if (this.expired !== null) return;
+    this.expired = limit;
+    this.interrupt(limit);
   }
 
   private interrupt(outcome: Guarded<never>): void {

@@ -26,7 +26,7 @@ export interface HttpClientOptions {
   readonly fetch?: typeof globalThis.fetch;
   /** Cancels the request or the stream, like the handle's `cancel()`. */
   readonly signal?: AbortSignal;
-  /** Fails the stream when no bytes arrive for this long; 60 000 ms by default, `Infinity` for never. */
+  /** Fails the stream when no bytes arrive for this long; 300 000 ms (`DEFAULT_IDLE_TIMEOUT_MS`) by default, `Infinity` for never. */
   readonly idleTimeoutMs?: number;
   /** A deadline for the whole request and stream (milliseconds); off by default. See `ConsumeStreamOptions.timeoutMs`. */
   readonly timeoutMs?: number | undefined;
@@ -47,8 +47,12 @@ export interface HttpStreamRequest {
   readonly body: unknown;
 }
 
-/** The idle timeout of the HTTP clients unless told otherwise (60 s). */
-export const DEFAULT_IDLE_TIMEOUT_MS = 60_000;
+/**
+ * The idle timeout of the HTTP clients unless told otherwise: 5 minutes (300 000 ms), as Node's own
+ * `fetch` waits between body chunks — a reasoning model can think silently for minutes. It bounds
+ * each wait for the response headers and for the next bytes; `timeoutMs` bounds the whole stream.
+ */
+export const DEFAULT_IDLE_TIMEOUT_MS = 300_000;
 
 const ACCEPT: Readonly<Record<WireFormat, string>> = {
   'openai-chat': 'text/event-stream',
