@@ -204,7 +204,7 @@ class StreamRun {
     const reader = typeof source === 'function' ? await this.open(guard, source) : source;
     if (reader === null) return;
     const text = createUtf8ChunkDecoder();
-    const decoder = createWireDecoder(this.options.format);
+    const decoder = createWireDecoder(this.options.format, this.options.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES);
     let deliver: FrameDelivery | null = null;
     let mapper: StreamMapper<SseFrame> | StreamMapper<unknown> | null = null;
     let truncatedFrame = false;
@@ -231,10 +231,6 @@ class StreamRun {
         this.fail(new StreamError('format', describeError(error), { cause: error }));
         return;
       }
-      if (decoder.failure !== null) {
-        this.fail(decoder.failure);
-        return;
-      }
       if (deliver === null && decoder.format !== null) {
         mapper = this.createMapper(decoder.format);
         this.mapper = mapper;
@@ -243,6 +239,11 @@ class StreamRun {
       if (deliver !== null && (this.deliverAll(deliver, frames) || (last !== null && this.deliverAll(deliver, last)))) {
         truncatedFrame = false;
         break;
+      }
+      // After the delivery: the frames completed before a failure (a frame over the limit) count.
+      if (decoder.failure !== null) {
+        this.fail(decoder.failure);
+        return;
       }
       if (last !== null || decoder.ended) break;
     }
