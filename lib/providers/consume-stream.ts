@@ -46,10 +46,12 @@ export interface ConsumeStreamOptions {
    */
   readonly timeoutMs?: number | undefined;
   /**
-   * The largest frame (one SSE event or one NDJSON line, in UTF-16 code units of its text) the
-   * stream may send; past it the stream fails with a `malformed` StreamError naming the limit,
-   * without buffering the frame whole. 64 MiB by default (`DEFAULT_MAX_FRAME_BYTES`); `Infinity`
-   * for no limit.
+   * The largest frame the stream may send, in UTF-16 code units of its decoded text: one SSE event
+   * (all its lines up to the blank line that ends it, comments included, line ends not counted) or
+   * one NDJSON line (before its LF). Past it the stream fails with a `malformed` StreamError naming
+   * the limit and this option, without buffering the frame whole; the frames before it are
+   * delivered. Applies while the format is being recognised too. 64 MiB by default
+   * (`DEFAULT_MAX_FRAME_BYTES`); `Infinity` for no limit.
    */
   readonly maxFrameBytes?: number | undefined;
 }
@@ -207,7 +209,7 @@ class StreamRun {
     const reader = typeof source === 'function' ? await this.open(guard, source) : source;
     if (reader === null) return;
     const text = createUtf8ChunkDecoder();
-    const decoder = createWireDecoder(this.options.format);
+    const decoder = createWireDecoder(this.options.format, this.options.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES);
     let deliver: FrameDelivery | null = null;
     let mapper: StreamMapper<SseFrame> | StreamMapper<unknown> | null = null;
     let truncatedFrame = false;
@@ -233,10 +235,6 @@ class StreamRun {
         this.fail(new StreamError('format', describeError(error), { cause: error }));
         return;
       }
-      if (decoder.failure !== null) {
-        this.fail(decoder.failure);
-        return;
-      }
       if (deliver === null && decoder.format !== null) {
         mapper = this.createMapper(decoder.format);
         this.mapper = mapper;
@@ -245,6 +243,11 @@ class StreamRun {
       if (deliver !== null && (this.deliverAll(deliver, frames) || (last !== null && this.deliverAll(deliver, last)))) {
         truncatedFrame = false;
         break;
+      }
+      // After the delivery: the frames completed before a failure (a frame over the limit) count.
+      if (decoder.failure !== null) {
+        this.fail(decoder.failure);
+        return;
       }
       if (last !== null || decoder.ended) break;
     }
