@@ -71,6 +71,8 @@ export type OpenStream = (signal: AbortSignal) => Promise<ChunkReader>;
 
 const FORMATS: readonly FormatOption[] = ['openai-chat', 'openai-responses', 'anthropic', 'gemini', 'ollama', 'auto'];
 const MAX_TIMEOUT_MS = 2 ** 31 - 1;
+/** `deliverFrom`'s answer when reading should stop. */
+const STOP = -1;
 
 /** The largest frame a stream may send unless `maxFrameBytes` says otherwise (64 MiB). */
 export const DEFAULT_MAX_FRAME_BYTES = 64 * 1024 * 1024;
@@ -195,6 +197,8 @@ class StreamRun {
     } finally {
       this.release();
     }
+    // The promise settles after the terminal callback's promise (and any queued before it) settled.
+    if (this.safe.busy) await this.safe.drained();
     return this.outcome();
   }
 
@@ -240,12 +244,22 @@ class StreamRun {
         this.mapper = mapper;
         deliver = frameDelivery(decoder.format, mapper, this.tracker, this.target);
       }
-      if (deliver !== null && (this.deliverAll(deliver, frames) || (last !== null && this.deliverAll(deliver, last)))) {
-        truncatedFrame = false;
-        break;
+      if (deliver !== null) {
+        let stop = this.deliverAll(guard, deliver, frames);
+        if (typeof stop !== 'boolean') stop = await stop;
+        if (!stop && last !== null) {
+          stop = this.deliverAll(guard, deliver, last);
+          if (typeof stop !== 'boolean') stop = await stop;
+        }
+        if (stop) {
+          truncatedFrame = false;
+          break;
+        }
       }
       if (last !== null || decoder.ended) break;
     }
+    // The callbacks of the last frames finish before the mapper's pending completions follow them.
+    if (this.safe.busy) await this.awaitHandler(guard);
     if (this.controller.isCancelled()) return;
     if (mapper !== null) {
       try {
@@ -276,20 +290,63 @@ class StreamRun {
     return null;
   }
 
-  /** Delivers frames one at a time; true when reading should stop (terminal event, terminal callback, cancel). */
-  private deliverAll(deliver: FrameDelivery, frames: readonly WireFrame[]): boolean {
-    for (const frame of frames) {
+  /**
+   * Delivers frames one at a time; true when reading should stop (terminal event, terminal
+   * callback, cancel). When a callback returned a promise, the frames after it wait for it and the
+   * answer is a promise; the sync path stays a plain loop with one field check per frame.
+   */
+  private deliverAll(guard: StreamGuard, deliver: FrameDelivery, frames: readonly WireFrame[]): boolean | Promise<boolean> {
+    const at = this.deliverFrom(deliver, frames, 0);
+    if (at === STOP) return true;
+    if (!this.safe.busy) return false;
+    return this.deliverRest(guard, deliver, frames, at);
+  }
+
+  /**
+   * Delivers `frames` from `from` on, until a callback's promise is pending: `STOP` when reading
+   * should stop, else the index to go on from (`frames.length` once all were delivered).
+   */
+  private deliverFrom(deliver: FrameDelivery, frames: readonly WireFrame[], from: number): number {
+    for (let i = from; i < frames.length; i++) {
+      const frame = frames[i] as WireFrame;
       let stop: boolean;
       try {
         stop = deliver(frame);
       } catch (error) {
         const text = 'data' in frame ? frame.data : 'text' in frame ? frame.text : undefined;
         this.fail(new StreamError('malformed', `A frame could not be mapped: ${describeError(error)}`, { cause: error, frame: text }));
-        return true;
+        return STOP;
       }
-      if (stop || this.safe.state !== 'open') return true;
+      if (stop || this.safe.state !== 'open') return STOP;
+      if (this.safe.busy) return i + 1;
     }
-    return false;
+    return frames.length;
+  }
+
+  /** The rest of `deliverAll` once a callback's promise is pending: each frame waits for the callbacks before it. */
+  private async deliverRest(guard: StreamGuard, deliver: FrameDelivery, frames: readonly WireFrame[], from: number): Promise<boolean> {
+    let at = from;
+    for (;;) {
+      await this.awaitHandler(guard);
+      if (this.safe.state !== 'open') return true;
+      if (at === frames.length) return false;
+      at = this.deliverFrom(deliver, frames, at);
+      if (at === STOP) return true;
+      if (!this.safe.busy) return false;
+    }
+  }
+
+  /**
+   * Waits until the handler's pending callbacks settled, before the source is read further. The
+   * idle timeout is paused meanwhile: time spent in the user's callbacks never counts.
+   */
+  private async awaitHandler(guard: StreamGuard): Promise<void> {
+    guard.pause();
+    try {
+      await this.safe.drained();
+    } finally {
+      guard.resume();
+    }
   }
 
   private interrupted(outcome: Exclude<Guarded<unknown>, { type: 'value' }>, failedWhat: string): void {

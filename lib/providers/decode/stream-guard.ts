@@ -18,6 +18,7 @@ export class StreamGuard {
   private settle: ((outcome: Guarded<never>) => void) | null = null;
   private timer: NodeJS.Timeout | undefined;
   private expired = false;
+  private paused = false;
   private readonly onAbort = (): void => this.interrupt(STOPPED);
 
   constructor(
@@ -27,6 +28,8 @@ export class StreamGuard {
     signal.addEventListener('abort', this.onAbort, { once: true });
     if (idleTimeoutMs !== undefined) {
       this.timer = setTimeout(() => {
+        // Paused: the handler is still working; `resume()` starts the wait afresh.
+        if (this.paused) return;
         this.expired = true;
         this.interrupt(TIMEOUT);
       }, idleTimeoutMs);
@@ -40,6 +43,17 @@ export class StreamGuard {
 
   /** Restarts the idle timeout (bytes arrived). */
   touch(): void {
+    this.timer?.refresh();
+  }
+
+  /** Holds the idle timeout while the handler's async callbacks run (their time never counts). */
+  pause(): void {
+    this.paused = true;
+  }
+
+  /** Ends `pause()`: the idle timeout starts again from now. */
+  resume(): void {
+    this.paused = false;
     this.timer?.refresh();
   }
 
