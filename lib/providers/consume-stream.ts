@@ -128,6 +128,10 @@ function checkOptions(options: StartStreamOptions): void {
  * through `onUnmappedRawEvent` (`{event, data}` for SSE, the parsed line for NDJSON, the line's
  * text when it is not JSON). Sentinels, comments and blank frames never do.
  *
+ * A callback that returns a promise is waited for before the next callback is delivered and
+ * before the source is read further (backpressure); a rejection is reported like a throw, and
+ * "after the terminal callback" below means after its promise settled.
+ *
  * The promise settles after the terminal callback and never rejects for a stream failure: the
  * failure went to `onError` (once) and is in the outcome, with everything aggregated before it. A
  * failing source (a reset connection) is a `network` StreamError; a silent one, with

@@ -343,6 +343,23 @@ describe('async callbacks (SPEC §1)', () => {
     });
   });
 
+  describe('callback types', () => {
+    it('accept a sync callback written as an expression (its value is ignored) beside async ones', async () => {
+      const written: string[] = [];
+      // Compiles: `push` returns a number, as `process.stdout.write` returns a boolean.
+      const handler: StreamingChatResponseHandler = {
+        onPartialResponse: (partial) => written.push(partial.text),
+        async onCompleteResponse(response) {
+          await sleep(1);
+          written.push(`final ${response.aiMessage.text ?? ''}`);
+        },
+        onError: (error) => written.push(`error ${error.message}`),
+      };
+      const outcome = await consumeStream(trackedSource(framesOf(openaiChatBody(['a', 'b']))), handler, { format: 'openai-chat' });
+      expect([outcome.status, written]).to.deep.equal(['completed', ['a', 'b', 'final ab']]);
+    });
+  });
+
   describe('SafeHandler with hostile results', () => {
     function setup(result: () => unknown) {
       const errors: string[] = [];
