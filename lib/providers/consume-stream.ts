@@ -74,6 +74,8 @@ export type OpenStream = (signal: AbortSignal) => Promise<ChunkReader>;
 
 const FORMATS: readonly FormatOption[] = ['openai-chat', 'openai-responses', 'anthropic', 'gemini', 'ollama', 'auto'];
 const MAX_TIMEOUT_MS = 2 ** 31 - 1;
+/** `deliverFrom`'s answer when reading should stop. */
+const STOP = -1;
 
 /** The largest frame a stream may send unless `maxFrameBytes` says otherwise (64 MiB). */
 export const DEFAULT_MAX_FRAME_BYTES = 64 * 1024 * 1024;
@@ -128,6 +130,10 @@ function checkOptions(options: StartStreamOptions): void {
  * format's mapper maps the event, and an event that reached no typed callback surfaces untouched
  * through `onUnmappedRawEvent` (`{event, data}` for SSE, the parsed line for NDJSON, the line's
  * text when it is not JSON). Sentinels, comments and blank frames never do.
+ *
+ * A callback that returns a promise is waited for before the next callback is delivered and
+ * before the source is read further (backpressure); a rejection is reported like a throw, and
+ * "after the terminal callback" below means after its promise settled.
  *
  * The promise settles after the terminal callback and never rejects for a stream failure: the
  * failure went to `onError` (once) and is in the outcome, with everything aggregated before it. A
@@ -199,6 +205,8 @@ class StreamRun {
     } finally {
       this.release();
     }
+    // The promise settles after the terminal callback's promise (and any queued before it) settled.
+    if (this.safe.busy) await this.safe.drained();
     return this.outcome();
   }
 
@@ -240,9 +248,17 @@ class StreamRun {
         this.mapper = mapper;
         deliver = frameDelivery(decoder.format, mapper, this.tracker, this.target);
       }
-      if (deliver !== null && (this.deliverAll(deliver, frames) || (last !== null && this.deliverAll(deliver, last)))) {
-        truncatedFrame = false;
-        break;
+      if (deliver !== null) {
+        let stop = this.deliverAll(deliver, frames);
+        if (typeof stop !== 'boolean') stop = await stop;
+        if (!stop && last !== null) {
+          stop = this.deliverAll(deliver, last);
+          if (typeof stop !== 'boolean') stop = await stop;
+        }
+        if (stop) {
+          truncatedFrame = false;
+          break;
+        }
       }
       // After the delivery: the frames completed before a failure (a frame over the limit) count.
       if (decoder.failure !== null) {
@@ -251,6 +267,8 @@ class StreamRun {
       }
       if (last !== null || decoder.ended) break;
     }
+    // The callbacks of the last frames finish before the mapper's pending completions follow them.
+    if (this.safe.busy) await this.awaitHandler();
     if (this.controller.isCancelled()) return;
     if (mapper !== null) {
       try {
@@ -283,20 +301,58 @@ class StreamRun {
     return null;
   }
 
-  /** Delivers frames one at a time; true when reading should stop (terminal event, terminal callback, cancel). */
-  private deliverAll(deliver: FrameDelivery, frames: readonly WireFrame[]): boolean {
-    for (const frame of frames) {
+  /**
+   * Delivers frames one at a time; true when reading should stop (terminal event, terminal
+   * callback, cancel). When a callback returned a promise, the frames after it wait for it and the
+   * answer is a promise; the sync path stays a plain loop with one field check per frame.
+   */
+  private deliverAll(deliver: FrameDelivery, frames: readonly WireFrame[]): boolean | Promise<boolean> {
+    const at = this.deliverFrom(deliver, frames, 0);
+    if (at === STOP) return true;
+    if (!this.safe.busy) return false;
+    return this.deliverRest(deliver, frames, at);
+  }
+
+  /**
+   * Delivers `frames` from `from` on, until a callback's promise is pending: `STOP` when reading
+   * should stop, else the index to go on from (`frames.length` once all were delivered).
+   */
+  private deliverFrom(deliver: FrameDelivery, frames: readonly WireFrame[], from: number): number {
+    for (let i = from; i < frames.length; i++) {
+      const frame = frames[i] as WireFrame;
       let stop: boolean;
       try {
         stop = deliver(frame);
       } catch (error) {
         const text = 'data' in frame ? frame.data : 'text' in frame ? frame.text : undefined;
         this.fail(new StreamError('malformed', `A frame could not be mapped: ${describeError(error)}`, { cause: error, frame: text }));
-        return true;
+        return STOP;
       }
-      if (stop || this.safe.state !== 'open') return true;
+      if (stop || this.safe.state !== 'open') return STOP;
+      if (this.safe.busy) return i + 1;
     }
-    return false;
+    return frames.length;
+  }
+
+  /** The rest of `deliverAll` once a callback's promise is pending: each frame waits for the callbacks before it. */
+  private async deliverRest(deliver: FrameDelivery, frames: readonly WireFrame[], from: number): Promise<boolean> {
+    let at = from;
+    for (;;) {
+      await this.awaitHandler();
+      if (this.safe.state !== 'open') return true;
+      if (at === frames.length) return false;
+      at = this.deliverFrom(deliver, frames, at);
+      if (at === STOP) return true;
+      if (!this.safe.busy) return false;
+    }
+  }
+
+  /**
+   * Waits until the handler's pending callbacks settled, before the source is read further. The
+   * idle timeout runs only while a read is pending, so this time never counts against it.
+   */
+  private awaitHandler(): Promise<void> {
+    return this.safe.drained();
   }
 
   private interrupted(outcome: Exclude<Guarded<unknown>, { type: 'value' }>, failedWhat: string): void {
