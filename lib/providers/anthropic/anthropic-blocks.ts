@@ -53,6 +53,8 @@ function append<T>(list: T[] | null, value: T): T[] {
  */
 export class AnthropicBlocks {
   private readonly open = new Map<number, OpenBlock>();
+  /** How many open blocks no callback models: while none is, a text delta costs no lookup. */
+  private unmodelled = 0;
 
   /** True when a block at `index` has started and not stopped. */
   isOpen(index: number): boolean {
@@ -61,7 +63,7 @@ export class AnthropicBlocks {
 
   /** True when the open block at `index` is one no callback models (its deltas belong to it). */
   isUnmodelled(index: number): boolean {
-    return this.open.get(index)?.kind === 'other';
+    return this.unmodelled > 0 && this.open.get(index)?.kind === 'other';
   }
 
   /** A `content_block_start`. `block` is its `content_block` (type checked by the caller). */
@@ -77,6 +79,7 @@ export class AnthropicBlocks {
       default:
         if (CALLBACK_BLOCKS.has(type)) return;
         this.open.set(index, { kind: 'other', type, start: block, input: null, citations: null, strings: null });
+        this.unmodelled++;
     }
   }
 
@@ -121,6 +124,7 @@ export class AnthropicBlocks {
       case 'text':
         return block.citations === null ? null : textPart('', { payload: { provider: PROVIDER, kind: 'citations', data: stringifyJson(block.citations) ?? '[]' } });
       default:
+        this.unmodelled--;
         return unknownPart(PROVIDER, block.type, rebuild(block));
     }
   }
