@@ -5,6 +5,7 @@ import { StreamController } from '../handler/stream-controller';
 import type { ChatResponse, StreamingChatResponseHandler } from '../handler/types';
 import { chatResponse, responseMetadata } from '../handler/values';
 import { describeValue } from '../parts/describe-value';
+import type { MessagePart } from '../parts/types';
 import { AnthropicMapper } from './anthropic/anthropic-mapper';
 import { assertStreamSource, openChunkReader, type ChunkReader, type StreamSource } from './decode/byte-source';
 import { describeError } from './decode/describe-error';
@@ -185,7 +186,13 @@ class StreamRun {
     this.tracker = new MappingTrackingHandler(this.bridge);
     // The bridge stops aggregating once the stream is cancelled.
     this.bridge.bindStreamingHandle(this.controller);
-    this.target = Object.freeze({ handler: this.tracker, handle: this.controller });
+    const bridge = this.bridge;
+    this.target = Object.freeze({
+      handler: this.tracker,
+      handle: this.controller,
+      // Straight to the bridge, in the same order as the callbacks: the part gets the next index.
+      completeBlock: (part?: MessagePart | null): void => bridge.completeBlock(part),
+    });
     this.createMapper = options.createMapper ?? defaultMapperFactory;
   }
 
