@@ -1,4 +1,4 @@
-import { PartsBridge } from '../bridge/parts-bridge';
+import { PartsBridge, type IncompleteToolCall } from '../bridge/parts-bridge';
 import { MappingTrackingHandler } from '../handler/mapping-tracking-handler';
 import { SafeHandler } from '../handler/safe-handler';
 import { StreamController } from '../handler/stream-controller';
@@ -177,7 +177,12 @@ class StreamRun {
     this.tracker = new MappingTrackingHandler(this.bridge);
     // The bridge stops aggregating once the stream is cancelled.
     this.bridge.bindStreamingHandle(this.controller);
-    this.target = Object.freeze({ handler: this.tracker, handle: this.controller });
+    const bridge = this.bridge;
+    this.target = Object.freeze({
+      handler: this.tracker,
+      handle: this.controller,
+      keepIncompleteToolCall: (call: IncompleteToolCall) => bridge.keepIncompleteToolCall(call),
+    });
     this.createMapper = options.createMapper ?? defaultMapperFactory;
   }
 

@@ -1,3 +1,4 @@
+import type { IncompleteToolCall } from '../bridge/parts-bridge';
 import type { ChatResponseMetadata, StreamingChatResponseHandler, StreamingHandle } from '../handler/types';
 
 /** The wire formats partstream reads. */
@@ -16,6 +17,12 @@ export interface SseFrame {
 export interface MapperTarget {
   readonly handler: StreamingChatResponseHandler;
   readonly handle: StreamingHandle;
+  /**
+   * Keeps a tool call that will never complete (cut by a length stop, or never named) in the
+   * final message as a tool-call part marked `incomplete: "true"`; no callback fires for it.
+   * Optional: a target without it (a test harness) keeps nothing.
+   */
+  readonly keepIncompleteToolCall?: (call: IncompleteToolCall) => void;
 }
 
 /**

@@ -16,6 +16,11 @@ function call(id: string | null, name: string, args: string, payload: MessagePar
   return toolCallPart({ id, type: 'function', name, arguments: args }, { payload });
 }
 
+/** A tool-call part whose call never completed (marked `incomplete: "true"`). */
+function incompleteCall(id: string | null, name: string | null, args: string): MessagePart {
+  return toolCallPart({ id, type: 'function', name, arguments: args }, { attributes: { incomplete: 'true' } });
+}
+
 function finalOf(user: RecordingHandler): ChatResponse {
   const completions = user.calls.filter(([name]) => name === 'onCompleteResponse');
   expect(completions).to.have.length(1);
@@ -97,7 +102,8 @@ describe('PartsBridge', () => {
       s.toolDelta(0, null, 'add', ':1}');
       s.text('done');
       s.complete(metadata);
-      expect(finalOf(user)).to.deep.equal(expectedResponse([call('call_a', 'add', '{"a":1}'), textPart('done')]));
+      // No complete call came: the deltas stay one part, marked incomplete.
+      expect(finalOf(user)).to.deep.equal(expectedResponse([incompleteCall('call_a', 'add', '{"a":1}'), textPart('done')]));
     });
 
     it('puts the payload of a signature-only thinking event on the reasoning part', () => {
@@ -202,7 +208,7 @@ describe('PartsBridge', () => {
       expect(user.names()).to.deep.equal(['onPartialResponse', 'onPartialToolCall', 'onPartialToolCall', 'onError']);
       expect(s.safe.state).to.equal('failed');
       expect(s.bridge.partialResponse()).to.deep.equal(
-        expectedResponse([textPart('Calling.'), call('call_1', 'get_weather', '{"city":"Par')], responseMetadata()),
+        expectedResponse([textPart('Calling.'), incompleteCall('call_1', 'get_weather', '{"city":"Par')], responseMetadata()),
       );
     });
 

@@ -6,7 +6,6 @@ import type { MapperTarget, SseFrame, StreamMapper } from '../types';
 import { checkSseFrame } from '../shared/check-sse-frame';
 import { isJsonObject, nonBlankString, nonEmptyString, type JsonObject } from '../shared/read-json';
 import { parseAnthropicEvent } from './parse-anthropic-event';
-import { resolveFinishReason } from '../shared/resolve-finish-reason';
 import { stringifyJson } from '../shared/stringify-json';
 import { ToolCallAccumulator, type ToolCallCompletion } from '../shared/tool-call-accumulator';
 import { truncatedStreamError } from '../shared/truncated-stream-error';
@@ -32,16 +31,18 @@ function payload(kind: 'signature' | 'redacted_thinking', data: string): OpaqueP
  * - `tool_use` blocks are the client tool calls, numbered 0, 1, 2 among themselves:
  *   `input_json_delta` → partial tool call, `content_block_stop` → complete tool call (the raw
  *   concatenation of the deltas, `"{}"` when empty; the block's start `input` when no delta came).
- *   A tool block still open at `message_stop` completes there; one still open when the stream
- *   breaks off before `message_stop` never completes (the failure's partial keeps its deltas).
+ *   A tool block still open at `message_stop` completes there — unless the message stopped for
+ *   `max_tokens`: its input was cut off, so it never completes and is kept incomplete. One still
+ *   open when the stream breaks off before `message_stop` never completes either (the failure's
+ *   partial keeps its deltas, marked incomplete).
  * - Everything the handler API does not model maps nothing and surfaces raw: `message_start`,
  *   `ping`, `message_delta`, `message_stop` (unless it completes a tool call), `content_block_stop`
  *   of other blocks, server-side blocks (`server_tool_use`, `web_search_tool_result`, …) and their
  *   deltas, `citations_delta`, unknown events, frames that are not JSON objects.
  * - `error` events → `onError` with a `provider` `StreamError` (code = the error's `type`).
  * - Usage: `message_start` and `message_delta` usage merged per field; id and model from
- *   `message_start`; finish reason: `stop_reason` mapped by `mapAnthropicStopReason`,
- *   TOOL_EXECUTION whenever tool calls were made.
+ *   `message_start`; finish reason: `stop_reason` mapped by `mapAnthropicStopReason`, then
+ *   resolved against the tool calls (`resolveFinishReason`).
  */
 export class AnthropicMapper implements StreamMapper<SseFrame> {
   private readonly toolCalls = new ToolCallAccumulator<number>();
@@ -76,7 +77,7 @@ export class AnthropicMapper implements StreamMapper<SseFrame> {
         this.onBlockDelta(event, target);
         return false;
       case 'content_block_stop':
-        this.onBlockStop(event, target.handler);
+        this.onBlockStop(event, target);
         return false;
       case 'message_delta':
         this.stopReason = nonEmptyString(event.delta?.stop_reason) ?? this.stopReason;
@@ -84,7 +85,7 @@ export class AnthropicMapper implements StreamMapper<SseFrame> {
         return false;
       case 'message_stop':
         this.stopSeen = true;
-        this.completeToolCalls(target.handler);
+        this.endToolCalls(target);
         return true;
       case 'error': {
         // `{"type": "error", "error": {"type", "message"}}`; a flat body is read as the error itself.
@@ -109,7 +110,7 @@ export class AnthropicMapper implements StreamMapper<SseFrame> {
       target.handler.onError(truncatedStreamError('message_stop', truncatedFrame));
       return;
     }
-    this.completeToolCalls(target.handler);
+    this.endToolCalls(target);
     target.handler.onCompleteResponse(this.response());
   }
 
@@ -189,18 +190,17 @@ export class AnthropicMapper implements StreamMapper<SseFrame> {
     }
   }
 
-  private onBlockStop(event: AnthropicStreamEvent, handler: StreamingChatResponseHandler): void {
-    if (typeof event.index === 'number' && this.toolCalls.isOpen(event.index)) this.completeToolCall(event.index, handler);
+  private onBlockStop(event: AnthropicStreamEvent, target: MapperTarget): void {
+    const index = event.index;
+    if (typeof index === 'number' && this.toolCalls.isOpen(index)) this.toolCalls.complete(index, target, this.completionOf(index));
   }
 
-  private completeToolCall(index: number, handler: StreamingChatResponseHandler): void {
-    const complete = this.toolCalls.complete(index, this.completionOf(index));
-    if (complete !== null) handler.onCompleteToolCall?.(complete);
-  }
-
-  private completeToolCalls(handler: StreamingChatResponseHandler): void {
-    if (this.toolCalls.openCount === 0) return;
-    for (const complete of this.toolCalls.completeAll(this.completionOf)) handler.onCompleteToolCall?.(complete);
+  /**
+   * Ends the tool blocks still open at `message_stop`: they complete, unless the message stopped
+   * for `max_tokens` — then their input was cut off and they are kept incomplete.
+   */
+  private endToolCalls(target: MapperTarget): void {
+    this.toolCalls.endAll(target, mapAnthropicStopReason(this.stopReason), this.completionOf);
   }
 
   /** A tool block that got no input_json_delta completes with the `input` it started with, if any. */
@@ -226,7 +226,7 @@ export class AnthropicMapper implements StreamMapper<SseFrame> {
         id: this.id,
         modelName: this.model,
         tokenUsage: this.usage.tokenUsage(),
-        finishReason: resolveFinishReason(mapAnthropicStopReason(this.stopReason), this.toolCalls.callCount),
+        finishReason: this.toolCalls.finishReason(mapAnthropicStopReason(this.stopReason)),
       }),
     );
   }
