@@ -1,4 +1,4 @@
-import type { ChatResponse, PartialResponseContext, StreamingChatResponseHandler, ChatResponseMetadata } from '../../handler/types';
+import type { ChatResponse, PartialResponseContext, ChatResponseMetadata } from '../../handler/types';
 import { aiMessage, chatResponse, partialResponse, partialThinking, responseMetadata } from '../../handler/values';
 import type { OpaquePayload } from '../../parts/types';
 import { StreamError } from '../stream-error';

@@ -1,4 +1,4 @@
-import type { ChatResponse, FinishReason, PartialResponseContext, StreamingChatResponseHandler, TokenUsage, ChatResponseMetadata } from '../../handler/types';
+import type { ChatResponse, FinishReason, PartialResponseContext, TokenUsage, ChatResponseMetadata } from '../../handler/types';
 import { aiMessage, chatResponse, partialResponse, partialThinking, responseMetadata } from '../../handler/values';
 import { StreamError } from '../stream-error';
 import type { MapperTarget, SseFrame, StreamMapper } from '../types';
