@@ -44,8 +44,9 @@ const FUNCTION_CALL_KEY = -1;
  * - A finish reason of `length` cuts the calls still open: they never complete and are kept
  *   incomplete (`ToolCallAccumulator`); so is a call that never got a name.
  * - Finish reason: CONTENT_FILTER after a refusal, else `finish_reason` mapped by
- *   `mapOpenAIChatFinishReason`, then resolved against the calls (`resolveFinishReason`:
- *   TOOL_EXECUTION only when every call completed, LENGTH stays LENGTH).
+ *   `mapOpenAIChatFinishReason`, then resolved against the completed calls
+ *   (`resolveFinishReason`: LENGTH stays LENGTH, else TOOL_EXECUTION once a call completed, and a
+ *   `tool_calls` finish with no call completed is OTHER).
  */
 export class OpenAIChatMapper implements StreamMapper<SseFrame> {
   private readonly toolCalls = new ToolCallAccumulator<number>();
