@@ -11,6 +11,7 @@ export type { PartJSON } from './parts/json';
 export { partToJSON, partFromJSON, partsToJSON, partsFromJSON } from './parts/json';
 export { StreamingParts } from './parts/streaming-parts';
 export { StreamingPartIndexer } from './parts/streaming-part-indexer';
+export { INCOMPLETE_ATTRIBUTE, isIncompleteToolCall } from './parts/incomplete-tool-call';
 
 // Aggregation
 export type { AggregationChunk, AggregatedMessage, AggregationMetadata } from './aggregate/message-aggregator';
@@ -32,6 +33,7 @@ export { StreamController } from './handler/stream-controller';
 export type { SafeHandlerState } from './handler/safe-handler';
 export { SafeHandler } from './handler/safe-handler';
 export { MappingTrackingHandler } from './handler/mapping-tracking-handler';
+export type { IncompleteToolCall } from './bridge/parts-bridge';
 export { PartsBridge } from './bridge/parts-bridge';
 
 // Subscriptions

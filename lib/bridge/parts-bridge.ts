@@ -16,6 +16,7 @@ import type {
 } from '../handler/types';
 import { aiMessage, chatResponse, responseMetadata } from '../handler/values';
 import { toolCallPart } from '../parts/factories';
+import { INCOMPLETE_ATTRIBUTES } from '../parts/incomplete-tool-call';
 import { StreamingPartIndexer } from '../parts/streaming-part-indexer';
 import type { MessagePart, OpaquePayload, PartAttributes, ReasoningPart, TextPart, ToolCallPart } from '../parts/types';
 
@@ -26,11 +27,30 @@ const TOOL_CALL_TYPE = 'function';
 const NO_ATTRIBUTES: PartAttributes = Object.freeze({});
 
 /**
+ * A tool call that will never complete, handed over whole by the provider adapter so that the
+ * final message keeps it (marked `incomplete: "true"`): its arguments were still streaming when
+ * the stream stopped for length, or it never got a name. `index` is the call's handler index
+ * (the one its partial tool calls carried, if any); `name` is null when the call never got one.
+ */
+export interface IncompleteToolCall {
+  readonly index: number;
+  readonly id: string | null;
+  readonly name: string | null;
+  readonly arguments: string;
+  /** Provider data to replay with the call (e.g. Gemini's thought signature), if any. */
+  readonly payload?: OpaquePayload;
+}
+
+/**
  * Sits between the provider adapter and the user's handler: forwards every callback at once and
  * turns it into an indexed message part (partial response → text delta, partial thinking →
  * reasoning delta with its payload, partial tool call → argument delta, complete tool call →
  * complete part), merged by a `MessageAggregator`. An adapter tells it where a provider block
- * ends, and hands over the blocks no callback models, through `completeBlock`. The provider's `onCompleteResponse` reaches the
+ * ends, and hands over the blocks no callback models, through `completeBlock`. Tool calls are told
+ * apart by their handler index, never by the provider's id (which may repeat): every complete call
+ * has a part of its own. A call whose deltas never led to a complete call (the stream stopped, or
+ * the adapter gave it up through `keepIncompleteToolCall`) stays a tool-call part marked
+ * `incomplete: "true"`. The provider's `onCompleteResponse` reaches the
  * wrapped handler as the final response: the aggregated parts in the order the model produced
  * them (plus `text`, `thinking` and `toolExecutionRequests` derived from them), the provider
  * message's attributes (e.g. `refusal`) and the provider's metadata.
@@ -43,8 +63,11 @@ const NO_ATTRIBUTES: PartAttributes = Object.freeze({});
 export class PartsBridge implements StreamingChatResponseHandler {
   private readonly indexer = new StreamingPartIndexer();
   private readonly aggregator = new MessageAggregator();
-  /** Indexer key of each tool call, by `PartialToolCall.index` (the provider id, else derived from the index). */
-  private readonly toolCallKeys: string[] = [];
+  /**
+   * The part index of each tool call whose argument deltas arrived and that has not completed
+   * yet, by its handler index — unique per call, where provider ids may repeat or collide.
+   */
+  private readonly openToolCalls = new Map<number, number>();
   private handle: StreamingHandle | null = null;
   private ended = false;
   private finalResponse: ChatResponse | null = null;
@@ -76,12 +99,17 @@ export class PartsBridge implements StreamingChatResponseHandler {
   onPartialToolCall(partial: PartialToolCall, context: PartialToolCallContext): void {
     this.handle = context.streamingHandle;
     if (this.accepting() && partial.partialArguments.length > 0) {
-      const index = this.indexer.indexForToolCallDelta(this.toolCallKey(partial.index, partial.id));
+      let index = this.openToolCalls.get(partial.index);
+      if (index === undefined) {
+        index = this.indexer.reserveToolCallIndex();
+        this.openToolCalls.set(partial.index, index);
+      }
+      // Marked incomplete until its complete call replaces it: a call cut off keeps the mark.
       const part: ToolCallPart = {
         type: 'tool_call',
         toolCall: { id: partial.id, type: TOOL_CALL_TYPE, name: partial.name, arguments: partial.partialArguments },
         payload: null,
-        attributes: NO_ATTRIBUTES,
+        attributes: INCOMPLETE_ATTRIBUTES,
       };
       this.aggregator.addTrusted(RESPONSE_KEY, part, index, true);
     }
@@ -95,10 +123,7 @@ export class PartsBridge implements StreamingChatResponseHandler {
         { id: request.id, type: TOOL_CALL_TYPE, name: request.name, arguments: request.arguments },
         { payload: complete.payload ?? null },
       );
-      // The indexer matches a call to its argument deltas by key; the part keeps the provider's id.
-      const key = this.toolCallKey(complete.index, request.id);
-      const index = key === request.id ? this.indexer.indexFor(part) : this.indexer.indexFor({ ...part, toolCall: { ...part.toolCall, id: key } });
-      this.aggregator.addTrusted(RESPONSE_KEY, part, index, false);
+      this.aggregator.addTrusted(RESPONSE_KEY, part, this.toolCallIndex(complete.index), false);
     }
     this.handler.onCompleteToolCall?.(complete);
   }
@@ -127,6 +152,20 @@ export class PartsBridge implements StreamingChatResponseHandler {
       if (index >= 0) this.aggregator.addTrusted(RESPONSE_KEY, part, index, part.type === 'text' || part.type === 'reasoning');
     }
     this.indexer.endRun();
+  }
+
+  /**
+   * Keeps a tool call that will never complete in the final message, marked `incomplete: "true"`,
+   * in the place of its argument deltas (or, without any, at the next index). No callback is
+   * forwarded: the handler API reports complete calls only.
+   */
+  keepIncompleteToolCall(call: IncompleteToolCall): void {
+    if (!this.accepting()) return;
+    const part = toolCallPart({ id: call.id, type: TOOL_CALL_TYPE, name: call.name, arguments: call.arguments }, {
+      payload: call.payload ?? null,
+      attributes: INCOMPLETE_ATTRIBUTES,
+    });
+    this.aggregator.addTrusted(RESPONSE_KEY, part, this.toolCallIndex(call.index), false);
   }
 
   onUnmappedRawEvent(rawEvent: unknown): void {
@@ -191,17 +230,14 @@ export class PartsBridge implements StreamingChatResponseHandler {
   }
 
   /**
-   * The indexer key of tool call `index`: fixed at its first delta or completion, the provider's
-   * id when it sent one, else a key derived from the index (Gemini and Ollama send no id, and
-   * some providers put the id on the first delta only).
+   * The part index of tool call `index` as it ends (completes or is given up): where its deltas
+   * went, else the next index. The call is then closed, so a later call reusing the handler index
+   * gets a part of its own.
    */
-  private toolCallKey(index: number, id: string | null): string {
-    let key = this.toolCallKeys[index];
-    if (key === undefined) {
-      key = id !== null && id.length > 0 ? id : `partstream:tool-call#${index}`;
-      this.toolCallKeys[index] = key;
-    }
-    return key;
+  private toolCallIndex(index: number): number {
+    const reserved = this.openToolCalls.get(index);
+    if (reserved !== undefined) this.openToolCalls.delete(index);
+    return this.indexer.indexForKeyedToolCall(reserved);
   }
 }
 

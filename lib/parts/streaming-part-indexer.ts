@@ -46,7 +46,8 @@ export class StreamingPartIndexer {
   /**
    * Returns a copy of a tool-call argument delta stamped partial. The first delta of a call takes
    * the next index; later deltas with the same tool-call id, and the complete call passed to
-   * `stamp`, keep it. The current run of text or reasoning deltas is not ended. The delta must
+   * `stamp`, keep it. Once that complete call is stamped, the id is free again: a later call that
+   * reuses it takes an index of its own. The current run of text or reasoning deltas is not ended. The delta must
    * carry its call's id (a `TypeError` otherwise): it is the only key that ties the deltas together.
    */
   stampToolCallDelta(delta: ToolCallPart): ToolCallPart {
@@ -79,8 +80,10 @@ export class StreamingPartIndexer {
         this.runType = null;
         const id = part.toolCall.id;
         const known = id === null ? undefined : this.toolCallIndexes.get(id);
-        if (known !== undefined) return known;
-        return this.nextIndex++;
+        if (known === undefined) return this.nextIndex++;
+        // The call is complete: a later call that reuses its id is another call, with a part of its own.
+        this.toolCallIndexes.delete(id as string);
+        return known;
       }
       default:
         this.runType = null;
@@ -99,6 +102,27 @@ export class StreamingPartIndexer {
     const index = this.nextIndex++;
     this.toolCallIndexes.set(toolCallId, index);
     return index;
+  }
+
+  /**
+   * A fresh index for the first argument delta of a tool call that the caller keys itself (the
+   * bridge keys calls by their handler index, which is unique per call where provider ids may
+   * repeat); the current run of text or reasoning deltas continues.
+   * @internal
+   */
+  reserveToolCallIndex(): number {
+    return this.nextIndex++;
+  }
+
+  /**
+   * The index of a complete (or given-up) tool call whose deltas got `reserved` from
+   * `reserveToolCallIndex`, or the next index when it had none; ends the current run, as `stamp`
+   * of a tool call does.
+   * @internal
+   */
+  indexForKeyedToolCall(reserved: number | undefined): number {
+    this.runType = null;
+    return reserved ?? this.nextIndex++;
   }
 
   /**

@@ -1,4 +1,4 @@
-import { PartsBridge } from '../bridge/parts-bridge';
+import { PartsBridge, type IncompleteToolCall } from '../bridge/parts-bridge';
 import { MappingTrackingHandler } from '../handler/mapping-tracking-handler';
 import { SafeHandler } from '../handler/safe-handler';
 import { StreamController } from '../handler/stream-controller';
@@ -192,6 +192,7 @@ class StreamRun {
       handle: this.controller,
       // Straight to the bridge, in the same order as the callbacks: the part gets the next index.
       completeBlock: (part?: MessagePart | null): void => bridge.completeBlock(part),
+      keepIncompleteToolCall: (call: IncompleteToolCall) => bridge.keepIncompleteToolCall(call),
     });
     this.createMapper = options.createMapper ?? defaultMapperFactory;
   }

@@ -1,3 +1,4 @@
+import type { IncompleteToolCall } from '../bridge/parts-bridge';
 import type { ChatResponseMetadata, StreamingChatResponseHandler, StreamingHandle } from '../handler/types';
 import type { MessagePart } from '../parts/types';
 
@@ -30,6 +31,12 @@ export interface MapperTarget {
    * it; it is optional only so that a target built by hand (an adapter's unit test) stays valid.
    */
   readonly completeBlock?: (part?: MessagePart | null) => void;
+  /**
+   * Keeps a tool call that will never complete (cut by a length stop, or never named) in the
+   * final message as a tool-call part marked `incomplete: "true"`; no callback fires for it.
+   * Optional: a target without it (a test harness) keeps nothing.
+   */
+  readonly keepIncompleteToolCall?: (call: IncompleteToolCall) => void;
 }
 
 /**

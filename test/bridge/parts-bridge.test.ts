@@ -16,6 +16,11 @@ function call(id: string | null, name: string, args: string, payload: MessagePar
   return toolCallPart({ id, type: 'function', name, arguments: args }, { payload });
 }
 
+/** A tool-call part whose call never completed (marked `incomplete: "true"`). */
+function incompleteCall(id: string | null, name: string | null, args: string): MessagePart {
+  return toolCallPart({ id, type: 'function', name, arguments: args }, { attributes: { incomplete: 'true' } });
+}
+
 function finalOf(user: RecordingHandler): ChatResponse {
   const completions = user.calls.filter(([name]) => name === 'onCompleteResponse');
   expect(completions).to.have.length(1);
@@ -90,6 +95,34 @@ describe('PartsBridge', () => {
       expect(finalOf(user)).to.deep.equal(expectedResponse([call(null, 'add', '{"a":1}'), call(null, 'mul', '{"b":2}')]));
     });
 
+    it('keeps a part per call when calls share an id, or use an id like a derived key', () => {
+      const user = new RecordingHandler();
+      const s = buildChain(user);
+      s.toolDelta(0, null, 'f', '{"a":1}');
+      s.toolComplete(0, null, 'f', '{"a":1}');
+      s.toolDelta(1, 'partstream:tool-call#0', 'g', '{}');
+      s.toolComplete(1, 'partstream:tool-call#0', 'g', '{}');
+      s.toolDelta(2, 'dup', 'h', '{"n":1}');
+      s.toolComplete(2, 'dup', 'h', '{"n":1}');
+      s.toolComplete(3, 'dup', 'h', '{"n":2}');
+      s.complete(metadata);
+      expect(finalOf(user)).to.deep.equal(
+        expectedResponse([call(null, 'f', '{"a":1}'), call('partstream:tool-call#0', 'g', '{}'), call('dup', 'h', '{"n":1}'), call('dup', 'h', '{"n":2}')]),
+      );
+    });
+
+    it('puts a call the adapter gave up on in the place of its deltas, marked incomplete', () => {
+      const user = new RecordingHandler();
+      const s = buildChain(user);
+      s.toolDelta(0, 'call_1', 'f', '{"q":');
+      s.text('between');
+      s.bridge.keepIncompleteToolCall({ index: 0, id: 'call_1', name: 'f', arguments: '{"q":"ab' });
+      s.bridge.keepIncompleteToolCall({ index: 1, id: null, name: null, arguments: '{"x":1}' });
+      s.complete(metadata);
+      expect(user.names()).to.deep.equal(['onPartialToolCall', 'onPartialResponse', 'onCompleteResponse']);
+      expect(finalOf(user)).to.deep.equal(expectedResponse([incompleteCall('call_1', 'f', '{"q":"ab'), textPart('between'), incompleteCall(null, null, '{"x":1}')]));
+    });
+
     it('keeps one slot per call when only the first delta carries the id', () => {
       const user = new RecordingHandler();
       const s = buildChain(user);
@@ -97,7 +130,8 @@ describe('PartsBridge', () => {
       s.toolDelta(0, null, 'add', ':1}');
       s.text('done');
       s.complete(metadata);
-      expect(finalOf(user)).to.deep.equal(expectedResponse([call('call_a', 'add', '{"a":1}'), textPart('done')]));
+      // No complete call came: the deltas stay one part, marked incomplete.
+      expect(finalOf(user)).to.deep.equal(expectedResponse([incompleteCall('call_a', 'add', '{"a":1}'), textPart('done')]));
     });
 
     it('puts the payload of a signature-only thinking event on the reasoning part', () => {
@@ -202,7 +236,7 @@ describe('PartsBridge', () => {
       expect(user.names()).to.deep.equal(['onPartialResponse', 'onPartialToolCall', 'onPartialToolCall', 'onError']);
       expect(s.safe.state).to.equal('failed');
       expect(s.bridge.partialResponse()).to.deep.equal(
-        expectedResponse([textPart('Calling.'), call('call_1', 'get_weather', '{"city":"Par')], responseMetadata()),
+        expectedResponse([textPart('Calling.'), incompleteCall('call_1', 'get_weather', '{"city":"Par')], responseMetadata()),
       );
     });
 

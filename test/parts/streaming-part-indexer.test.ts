@@ -91,6 +91,18 @@ describe('StreamingPartIndexer#stamp', () => {
     expect(stamps(stamped)).to.deep.equal(['partial 0', 'partial 1', 'partial 1', 'complete 1', 'partial 2']);
   });
 
+  it('gives a later call that reuses a completed call\'s id an index of its own', () => {
+    const indexer = new StreamingPartIndexer();
+    const stamped = [
+      indexer.stampToolCallDelta(delta('c1', '{}')),
+      indexer.stamp(call('c1')),
+      indexer.stampToolCallDelta(delta('c1', '{"n":2}')),
+      indexer.stamp(call('c1')),
+      indexer.stamp(call('c1')),
+    ];
+    expect(stamps(stamped)).to.deep.equal(['partial 0', 'complete 0', 'partial 1', 'complete 1', 'complete 2']);
+  });
+
   it('gives a complete tool call without streamed deltas the next index', () => {
     const indexer = new StreamingPartIndexer();
     indexer.stampToolCallDelta(delta('c1', '{}'));

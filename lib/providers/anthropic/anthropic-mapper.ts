@@ -1,4 +1,4 @@
-import type { ChatResponse, PartialResponseContext, StreamingChatResponseHandler, ChatResponseMetadata } from '../../handler/types';
+import type { ChatResponse, PartialResponseContext, ChatResponseMetadata } from '../../handler/types';
 import { aiMessage, chatResponse, partialResponse, partialThinking, responseMetadata } from '../../handler/values';
 import type { OpaquePayload } from '../../parts/types';
 import { StreamError } from '../stream-error';
@@ -6,7 +6,6 @@ import type { MapperTarget, SseFrame, StreamMapper } from '../types';
 import { checkSseFrame } from '../shared/check-sse-frame';
 import { isJsonObject, nonBlankString, nonEmptyString, type JsonObject } from '../shared/read-json';
 import { parseAnthropicEvent } from './parse-anthropic-event';
-import { resolveFinishReason } from '../shared/resolve-finish-reason';
 import { stringifyJson } from '../shared/stringify-json';
 import { ToolCallAccumulator, type ToolCallCompletion } from '../shared/tool-call-accumulator';
 import { truncatedStreamError } from '../shared/truncated-stream-error';
@@ -33,8 +32,10 @@ function payload(kind: 'signature' | 'redacted_thinking', data: string): OpaqueP
  * - `tool_use` blocks are the client tool calls, numbered 0, 1, 2 among themselves:
  *   `input_json_delta` → partial tool call, `content_block_stop` → complete tool call (the raw
  *   concatenation of the deltas, `"{}"` when empty; the block's start `input` when no delta came).
- *   A tool block still open at `message_stop` completes there; one still open when the stream
- *   breaks off before `message_stop` never completes (the failure's partial keeps its deltas).
+ *   A tool block still open at `message_stop` completes there — unless the message stopped for
+ *   `max_tokens`: its input was cut off, so it never completes and is kept incomplete. One still
+ *   open when the stream breaks off before `message_stop` never completes either (the failure's
+ *   partial keeps its deltas, marked incomplete).
  * - Each content block is its own part: a block's stop completes it (`MapperTarget.completeBlock`),
  *   so two thinking or redacted_thinking blocks back to back keep their own payloads. A text
  *   block's citations (`citations_delta`) ride on its part as payload `anthropic`/`citations`.
@@ -47,8 +48,8 @@ function payload(kind: 'signature' | 'redacted_thinking', data: string): OpaqueP
  *   deltas, `citations_delta`, unknown events, frames that are not JSON objects.
  * - `error` events → `onError` with a `provider` `StreamError` (code = the error's `type`).
  * - Usage: `message_start` and `message_delta` usage merged per field; id and model from
- *   `message_start`; finish reason: `stop_reason` mapped by `mapAnthropicStopReason`,
- *   TOOL_EXECUTION whenever tool calls were made.
+ *   `message_start`; finish reason: `stop_reason` mapped by `mapAnthropicStopReason`, then
+ *   resolved against the tool calls (`resolveFinishReason`).
  */
 export class AnthropicMapper implements StreamMapper<SseFrame> {
   private readonly toolCalls = new ToolCallAccumulator<number>();
@@ -92,7 +93,7 @@ export class AnthropicMapper implements StreamMapper<SseFrame> {
         return false;
       case 'message_stop':
         this.stopSeen = true;
-        this.completeToolCalls(target.handler);
+        this.endToolCalls(target);
         for (const closing of this.blocks.stopAll()) target.completeBlock?.(closing);
         return true;
       case 'error': {
@@ -118,7 +119,7 @@ export class AnthropicMapper implements StreamMapper<SseFrame> {
       target.handler.onError(truncatedStreamError('message_stop', truncatedFrame));
       return;
     }
-    this.completeToolCalls(target.handler);
+    this.endToolCalls(target);
     target.handler.onCompleteResponse(this.response());
   }
 
@@ -214,9 +215,10 @@ export class AnthropicMapper implements StreamMapper<SseFrame> {
   }
 
   private onBlockStop(event: AnthropicStreamEvent, target: MapperTarget): void {
-    if (typeof event.index !== 'number') return;
-    if (this.toolCalls.isOpen(event.index)) this.completeToolCall(event.index, target.handler);
-    this.stopBlock(event.index, target);
+    const index = event.index;
+    if (typeof index !== 'number') return;
+    if (this.toolCalls.isOpen(index)) this.toolCalls.complete(index, target, this.completionOf(index));
+    this.stopBlock(index, target);
   }
 
   private stopBlock(index: number, target: MapperTarget): void {
@@ -224,14 +226,12 @@ export class AnthropicMapper implements StreamMapper<SseFrame> {
     if (closing !== undefined) target.completeBlock?.(closing);
   }
 
-  private completeToolCall(index: number, handler: StreamingChatResponseHandler): void {
-    const complete = this.toolCalls.complete(index, this.completionOf(index));
-    if (complete !== null) handler.onCompleteToolCall?.(complete);
-  }
-
-  private completeToolCalls(handler: StreamingChatResponseHandler): void {
-    if (this.toolCalls.openCount === 0) return;
-    for (const complete of this.toolCalls.completeAll(this.completionOf)) handler.onCompleteToolCall?.(complete);
+  /**
+   * Ends the tool blocks still open at `message_stop`: they complete, unless the message stopped
+   * for `max_tokens` — then their input was cut off and they are kept incomplete.
+   */
+  private endToolCalls(target: MapperTarget): void {
+    this.toolCalls.endAll(target, mapAnthropicStopReason(this.stopReason), this.completionOf);
   }
 
   /** A tool block that got no input_json_delta completes with the `input` it started with, if any. */
@@ -257,7 +257,7 @@ export class AnthropicMapper implements StreamMapper<SseFrame> {
         id: this.id,
         modelName: this.model,
         tokenUsage: this.usage.tokenUsage(),
-        finishReason: resolveFinishReason(mapAnthropicStopReason(this.stopReason), this.toolCalls.callCount),
+        finishReason: this.toolCalls.finishReason(mapAnthropicStopReason(this.stopReason)),
       }),
     );
   }

@@ -2,7 +2,6 @@ import type { StreamingHandle, TokenUsage, ChatResponseMetadata } from '../../ha
 import { aiMessage, chatResponse, partialResponse, partialThinking, responseMetadata } from '../../handler/values';
 import type { OpaquePayload } from '../../parts/types';
 import { isJsonObject, parseJsonObject, type JsonObject } from '../shared/read-json';
-import { resolveFinishReason } from '../shared/resolve-finish-reason';
 import { ToolCallAccumulator } from '../shared/tool-call-accumulator';
 import { truncatedStreamError } from '../shared/truncated-stream-error';
 import { StreamError } from '../stream-error';
@@ -50,7 +49,9 @@ function firstCandidate(candidates: unknown): GeminiCandidate | null {
  * - `functionCall` parts → complete tool calls with a 0-based index (id: the call's `id`, else
  *   null; payload: its thought signature). A call streamed as `partialArgs` (`willContinue`)
  *   yields partial tool calls whose fragments concatenate to its JSON arguments, and completes
- *   at an empty `functionCall {}` or at the first chunk without `willContinue`. A streamed value
+ *   at an empty `functionCall {}` or at the first chunk without `willContinue` — unless the
+ *   response stops for `MAX_TOKENS` while it still streams: then it never completes and is kept
+ *   incomplete with the arguments streamed so far. A streamed value
  *   whose path the `PartialArgsAssembler` refuses (unreadable, an index that skips ahead of its
  *   array, a member already set) is left out of the arguments and its chunk surfaces raw.
  * - `finishReason` (the last one wins; a stream may carry several) and the last `usageMetadata`
@@ -74,7 +75,6 @@ export class GeminiMapper implements StreamMapper<SseFrame> {
   private usage: TokenUsage | null = null;
   private finishReason: string | null = null;
   private blocked = false;
-  private toolCallsMade = 0;
   private ended = false;
   /** Whether the chunk being mapped delivered a typed callback. */
   private mapped = false;
@@ -125,8 +125,11 @@ export class GeminiMapper implements StreamMapper<SseFrame> {
       target.handler.onError(truncatedStreamError('a chunk with a finishReason', truncatedFrame));
       return;
     }
-    this.completeStreamingCall(target);
-    const finishReason = resolveFinishReason(this.finishReason === null ? 'CONTENT_FILTER' : mapGeminiFinishReason(this.finishReason), this.toolCallsMade);
+    const mapped = this.finishReason === null ? 'CONTENT_FILTER' : mapGeminiFinishReason(this.finishReason);
+    // A call still streaming when the response stopped for MAX_TOKENS was cut off.
+    if (mapped === 'LENGTH') this.abandonStreamingCall(target);
+    else this.completeStreamingCall(target);
+    const finishReason = this.calls.finishReason(mapped);
     const metadata = responseMetadata({ id: this.id, modelName: this.model, tokenUsage: this.usage, finishReason });
     this.ended = true;
     target.handler.onCompleteResponse(chatResponse(aiMessage([]), metadata));
@@ -207,11 +210,19 @@ export class GeminiMapper implements StreamMapper<SseFrame> {
     if (streaming === null) return;
     this.streaming = null;
     this.deliverFragment(streaming.key, streaming.args.close(), target);
-    const complete = this.calls.complete(streaming.key, { arguments: streaming.args.toJson(), payload: streaming.payload });
-    if (complete === null) return;
-    this.toolCallsMade++;
-    this.mapped = true;
-    target.handler.onCompleteToolCall?.(complete);
+    if (this.calls.complete(streaming.key, target, { arguments: streaming.args.toJson(), payload: streaming.payload })) this.mapped = true;
+  }
+
+  /**
+   * Ends the call still streaming as cut off: kept incomplete with the fragments delivered so far
+   * (the text as cut), or, when none were (arguments sent whole), the arguments assembled.
+   */
+  private abandonStreamingCall(target: MapperTarget): void {
+    const streaming = this.streaming;
+    if (streaming === null) return;
+    this.streaming = null;
+    const streamed = this.calls.argumentsOf(streaming.key).length > 0;
+    this.calls.abandon(streaming.key, target, streamed ? {} : { arguments: streaming.args.toJson(), payload: streaming.payload });
   }
 
   private fail(target: MapperTarget, chunk: GeminiChunk, frame: SseFrame): void {

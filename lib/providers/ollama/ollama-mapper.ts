@@ -1,8 +1,8 @@
 import type { StreamingHandle, ChatResponseMetadata } from '../../handler/types';
-import { aiMessage, chatResponse, completeToolCall, partialResponse, partialThinking, responseMetadata } from '../../handler/values';
+import { aiMessage, chatResponse, partialResponse, partialThinking, responseMetadata } from '../../handler/values';
 import { isJsonObject } from '../shared/read-json';
-import { resolveFinishReason } from '../shared/resolve-finish-reason';
 import { stringifyJson } from '../shared/stringify-json';
+import { ToolCallAccumulator } from '../shared/tool-call-accumulator';
 import { truncatedStreamError } from '../shared/truncated-stream-error';
 import { StreamError } from '../stream-error';
 import type { MapperTarget, StreamMapper } from '../types';
@@ -14,10 +14,10 @@ function str(value: unknown): string | null {
   return typeof value === 'string' ? value : null;
 }
 
-/** A tool call's arguments as JSON text: objects serialised (key order kept, any depth), text kept as is. */
+/** A tool call's arguments as JSON text: objects serialised (key order kept, any depth), text kept as is; '' when none. */
 function argumentsText(args: unknown): string {
-  if (args === undefined || args === null) return '{}';
-  return typeof args === 'string' ? args : (stringifyJson(args) ?? '{}');
+  if (args === undefined || args === null) return '';
+  return typeof args === 'string' ? args : (stringifyJson(args) ?? '');
 }
 
 function errorMessage(error: unknown): string {
@@ -31,7 +31,9 @@ function errorMessage(error: unknown): string {
  *
  * - `message.thinking` → partial thinking, then `message.content` → partial response (thinking
  *   first when a line has both); `message.tool_calls` → complete tool calls with a 0-based index
- *   and id null (unless the server sends one), their argument objects serialised to JSON text.
+ *   and id null (unless the server sends one), their argument objects serialised to JSON text;
+ *   a call without a name is kept incomplete (`ToolCallAccumulator`). A `done_reason` of
+ *   `length` finishes LENGTH even when calls were made (they came whole, so they are complete).
  * - The `done: true` line ends the stream with a complete response (model, `done_reason`,
  *   `prompt_eval_count` / `eval_count` as usage), delivered while mapping that line; `map`
  *   returns true there, and `end` reports a stream without it as truncated.
@@ -41,7 +43,8 @@ function errorMessage(error: unknown): string {
 export class OllamaMapper implements StreamMapper<unknown> {
   private context: { readonly streamingHandle: StreamingHandle } | null = null;
   private model: string | null = null;
-  private toolCallsMade = 0;
+  /** Ollama sends each call whole: it starts and ends on the line that carries it. */
+  private readonly calls = new ToolCallAccumulator<number>();
   private ended = false;
 
   /** Maps one parsed line; returns true at the `done: true` line or an error line. */
@@ -63,7 +66,7 @@ export class OllamaMapper implements StreamMapper<unknown> {
     const metadata = responseMetadata({
       modelName: this.model,
       tokenUsage: ollamaUsage(event),
-      finishReason: resolveFinishReason(mapOllamaFinishReason(str(event.done_reason)), this.toolCallsMade),
+      finishReason: this.calls.finishReason(mapOllamaFinishReason(str(event.done_reason))),
     });
     this.ended = true;
     target.handler.onCompleteResponse(chatResponse(aiMessage([]), metadata));
@@ -105,15 +108,16 @@ export class OllamaMapper implements StreamMapper<unknown> {
     if (!Array.isArray(message.tool_calls)) return false;
     let skipped = false;
     for (const call of message.tool_calls) {
-      const fn = isJsonObject(call) ? (call as OllamaToolCall).function : undefined;
-      const name = isJsonObject(fn) ? str(fn.name) : null;
-      if (name === null || name.trim().length === 0) {
+      if (!isJsonObject(call)) {
         skipped = true;
         continue;
       }
-      mapped = true;
-      const request = { id: str((call as OllamaToolCall).id), name, arguments: argumentsText(fn!.arguments) };
-      target.handler.onCompleteToolCall?.(completeToolCall(this.toolCallsMade++, request));
+      const fn = (call as OllamaToolCall).function;
+      const key = this.calls.callCount;
+      this.calls.start(key, str((call as OllamaToolCall).id), isJsonObject(fn) ? (str(fn.name) ?? '') : '');
+      // A call without a name cannot complete: it is kept incomplete (if it has arguments).
+      if (this.calls.complete(key, target, { arguments: isJsonObject(fn) ? argumentsText(fn.arguments) : '' })) mapped = true;
+      else skipped = true;
     }
     return mapped && skipped;
   }

@@ -1,14 +1,14 @@
-import type { ChatResponse, FinishReason, PartialResponseContext, StreamingChatResponseHandler, TokenUsage, ChatResponseMetadata } from '../../handler/types';
+import type { ChatResponse, FinishReason, PartialResponseContext, TokenUsage, ChatResponseMetadata } from '../../handler/types';
 import { aiMessage, chatResponse, partialResponse, partialThinking, responseMetadata } from '../../handler/values';
 import { StreamError } from '../stream-error';
 import type { MapperTarget, SseFrame, StreamMapper } from '../types';
 import { checkSseFrame } from '../shared/check-sse-frame';
 import { isJsonObject, nonBlankString, nonEmptyString, parseJsonObject, type JsonObject } from '../shared/read-json';
-import { resolveFinishReason } from '../shared/resolve-finish-reason';
 import { ToolCallAccumulator } from '../shared/tool-call-accumulator';
 import { truncatedStreamError } from '../shared/truncated-stream-error';
 import { mapOpenAIChatFinishReason } from './map-openai-chat-finish-reason';
 import { openAIChatTokenUsage } from './openai-chat-usage';
+import { deliverReasoningDetails } from './openrouter-reasoning-details';
 import type { ChatChoiceDelta, ChatCompletionChunk, ChatDelta, ChatToolCallDelta } from './openai-chat-wire';
 
 /** The aiMessage attribute that carries a refusal's text. */
@@ -24,7 +24,9 @@ const FUNCTION_CALL_KEY = -1;
  * - Only choice 0 is mapped; chunks for other choices surface raw. A choice without an `index`
  *   counts as choice 0 (single-choice servers that omit it).
  * - `reasoning_content` (or `reasoning`) → partial thinking, delivered before the chunk's
- *   `content` → partial response.
+ *   `content` → partial response. OpenRouter's `reasoning_details[]`, when a chunk has it, is
+ *   read instead (`deliverReasoningDetails`: text, summaries, and replay payloads); the plain
+ *   `reasoning` of that chunk repeats its text and is then skipped.
  * - `tool_calls[]` deltas → partial tool calls. A delta belongs to the call of its `index`; a
  *   delta without one belongs to the last call unless it brings a new id. A call completes when a
  *   new call starts, at choice 0's finish chunk, or at the end of a complete stream; a delta for a
@@ -39,8 +41,12 @@ const FUNCTION_CALL_KEY = -1;
  *   Any other frame that is not a JSON object surfaces raw.
  * - Terminal event: `data: [DONE]` (`map` returns true), or choice 0's finish chunk (the stream
  *   may still end without `[DONE]`). Ending without either, or mid-frame, fails with `truncated`.
- * - Finish reason: TOOL_EXECUTION when tool calls were made, else CONTENT_FILTER after a refusal,
- *   else `finish_reason` mapped by `mapOpenAIChatFinishReason`.
+ * - A finish reason of `length` cuts the calls still open: they never complete and are kept
+ *   incomplete (`ToolCallAccumulator`); so is a call that never got a name.
+ * - Finish reason: CONTENT_FILTER after a refusal, else `finish_reason` mapped by
+ *   `mapOpenAIChatFinishReason`, then resolved against the completed calls
+ *   (`resolveFinishReason`: LENGTH stays LENGTH, else TOOL_EXECUTION once a call completed, and a
+ *   `tool_calls` finish with no call completed is OTHER).
  */
 export class OpenAIChatMapper implements StreamMapper<SseFrame> {
   private readonly toolCalls = new ToolCallAccumulator<number>();
@@ -99,7 +105,7 @@ export class OpenAIChatMapper implements StreamMapper<SseFrame> {
       target.handler.onError(truncatedStreamError('data: [DONE] or a finish chunk', truncatedFrame));
       return;
     }
-    this.completeToolCalls(target.handler);
+    this.endToolCalls(target);
     target.handler.onCompleteResponse(this.response());
   }
 
@@ -117,13 +123,17 @@ export class OpenAIChatMapper implements StreamMapper<SseFrame> {
     if (finishReason !== null) {
       this.finishReason = finishReason;
       this.finishSeen = true;
-      this.completeToolCalls(target.handler);
+      this.endToolCalls(target);
     }
   }
 
   private mapDelta(delta: ChatDelta, target: MapperTarget): void {
     const { handler } = target;
-    const reasoning = nonEmptyString(delta.reasoning_content) ?? nonEmptyString(delta.reasoning);
+    // OpenRouter sends its thinking twice, as `reasoning_details` and as plain `reasoning`: the
+    // details win (they carry the signatures and encrypted entries to replay).
+    const details = delta.reasoning_details;
+    const thought = Array.isArray(details) && details.length > 0 && deliverReasoningDetails(details, handler, this.contextOf(target));
+    const reasoning = thought ? null : (nonEmptyString(delta.reasoning_content) ?? nonEmptyString(delta.reasoning));
     if (reasoning !== null) handler.onPartialThinking?.(partialThinking(reasoning), this.contextOf(target));
     const content = nonEmptyString(delta.content);
     if (content !== null) handler.onPartialResponse?.(partialResponse(content), this.contextOf(target));
@@ -148,7 +158,8 @@ export class OpenAIChatMapper implements StreamMapper<SseFrame> {
       if (knownId !== null && knownId !== undefined && knownId !== id) key = null;
     }
     if (key === null) {
-      this.completeToolCalls(target.handler);
+      // A new call starts: the calls before it are complete.
+      this.toolCalls.endAll(target, null);
       key = this.toolCalls.callCount;
       this.toolCalls.start(key, id, name ?? '');
       if (wireIndex !== null) this.keyByWireIndex.set(wireIndex, key);
@@ -161,7 +172,7 @@ export class OpenAIChatMapper implements StreamMapper<SseFrame> {
 
   private mapFunctionCallDelta(delta: JsonObject, target: MapperTarget): void {
     if (!this.toolCalls.has(FUNCTION_CALL_KEY)) {
-      this.completeToolCalls(target.handler);
+      this.toolCalls.endAll(target, null);
       this.toolCalls.start(FUNCTION_CALL_KEY, null, nonBlankString(delta.name) ?? '');
     } else {
       this.toolCalls.identify(FUNCTION_CALL_KEY, null, nonBlankString(delta.name));
@@ -175,9 +186,9 @@ export class OpenAIChatMapper implements StreamMapper<SseFrame> {
     if (partial !== null) target.handler.onPartialToolCall?.(partial, this.contextOf(target));
   }
 
-  private completeToolCalls(handler: StreamingChatResponseHandler): void {
-    if (this.toolCalls.openCount === 0) return;
-    for (const complete of this.toolCalls.completeAll()) handler.onCompleteToolCall?.(complete);
+  /** Ends the open calls at the finish: complete, or cut off when the finish reason is `length`. */
+  private endToolCalls(target: MapperTarget): void {
+    this.toolCalls.endAll(target, mapOpenAIChatFinishReason(this.finishReason));
   }
 
   /** Reports an in-stream error: `chunk` is the parsed frame, or its text when it is not JSON. */
@@ -204,7 +215,7 @@ export class OpenAIChatMapper implements StreamMapper<SseFrame> {
         id: this.id,
         modelName: this.model,
         tokenUsage: this.usage,
-        finishReason: resolveFinishReason(finishReason, this.toolCalls.callCount),
+        finishReason: this.toolCalls.finishReason(finishReason),
       }),
     );
   }

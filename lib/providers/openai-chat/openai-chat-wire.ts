@@ -14,6 +14,17 @@ export interface ChatToolCallDelta {
   } | null;
 }
 
+/** One entry of OpenRouter's `reasoning_details` (fields beyond these are kept as sent). */
+export interface OpenRouterReasoningDetail {
+  readonly type?: 'reasoning.text' | 'reasoning.summary' | 'reasoning.encrypted' | string;
+  readonly text?: string | null;
+  readonly summary?: string | null;
+  readonly data?: string | null;
+  readonly signature?: string | null;
+  readonly format?: string | null;
+  readonly index?: number;
+}
+
 /** The `delta` of a streamed choice. */
 export interface ChatDelta {
   readonly role?: string | null;
@@ -22,6 +33,8 @@ export interface ChatDelta {
   readonly reasoning_content?: string | null;
   /** vLLM's, OpenRouter's and Ollama's reasoning text. */
   readonly reasoning?: string | null;
+  /** OpenRouter's structured reasoning (`reasoning.text`, `reasoning.summary`, `reasoning.encrypted` entries). */
+  readonly reasoning_details?: readonly OpenRouterReasoningDetail[] | null;
   readonly refusal?: string | null;
   readonly tool_calls?: readonly ChatToolCallDelta[] | null;
   /** The deprecated single-function call of the `functions` API. */

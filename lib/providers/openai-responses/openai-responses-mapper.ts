@@ -2,7 +2,6 @@ import type { StreamingHandle, ChatResponseMetadata } from '../../handler/types'
 import { aiMessage, chatResponse, partialResponse, partialThinking, responseMetadata } from '../../handler/values';
 import { isJsonObject, parseJsonObject } from '../shared/read-json';
 import { outputItemPart } from './output-item-part';
-import { resolveFinishReason } from '../shared/resolve-finish-reason';
 import { ToolCallAccumulator } from '../shared/tool-call-accumulator';
 import { truncatedStreamError } from '../shared/truncated-stream-error';
 import { StreamError } from '../stream-error';
@@ -36,7 +35,10 @@ function partKey(kind: string, itemId: unknown, index: unknown): string {
  * - Function and custom tool calls are keyed by `item_id`, take the item's `call_id` as id and
  *   a 0-based index of their own; argument (or custom input) deltas → partial tool calls; the
  *   call completes once, at `function_call_arguments.done` / `custom_tool_call_input.done` or at
- *   the item's `response.output_item.done`, whichever comes first.
+ *   the item's `response.output_item.done`, whichever comes first. A call whose item is done
+ *   with `status: "incomplete"`, or still open at a `response.incomplete` for
+ *   `max_output_tokens`, was cut off: it never completes and is kept incomplete; so is a call
+ *   that never got a name.
  * - A reasoning item's `encrypted_content`, taken at its `response.output_item.done`, becomes a
  *   signature-only partial thinking with payload `openai`/`encrypted_content`. (The server may
  *   re-encrypt it for `response.completed`; the item's value is the one kept, and both replay.)
@@ -64,7 +66,6 @@ export class OpenAIResponsesMapper implements StreamMapper<SseFrame> {
    */
   private readonly keyByCallId = new Map<string, string>();
   private readonly keyByOutputIndex = new Map<number, string>();
-  private toolCallsMade = 0;
   private readonly ledger = new StreamedTextLedger();
   private context: { readonly streamingHandle: StreamingHandle } | null = null;
   private id: string | null = null;
@@ -240,29 +241,25 @@ export class OpenAIResponsesMapper implements StreamMapper<SseFrame> {
     else if (this.calls.isOpen(key)) this.calls.identify(key, str(item.call_id), name);
     else return;
     const full = item.type === 'function_call' ? str(item.arguments) : str(item.input);
-    this.completeCall(target, key, full ?? undefined);
+    const completion = full === null ? {} : { arguments: full };
+    // An item done as `incomplete` was cut off (e.g. at max_output_tokens): it is no call to run.
+    if (item.status === 'incomplete') this.calls.abandon(key, target, completion);
+    else this.calls.complete(key, target, completion);
   }
 
   private completeCall(target: MapperTarget, key: string, fullArguments: string | undefined): void {
-    const complete = this.calls.complete(key, fullArguments === undefined ? {} : { arguments: fullArguments });
-    if (complete === null) return;
-    this.toolCallsMade++;
-    target.handler.onCompleteToolCall?.(complete);
+    this.calls.complete(key, target, fullArguments === undefined ? {} : { arguments: fullArguments });
   }
 
   private complete(target: MapperTarget, response: ResponsesResponse | undefined, fallbackStatus: string): void {
-    // Calls still open (their done events never came) complete before the response does.
-    for (const complete of this.calls.completeAll()) {
-      this.toolCallsMade++;
-      target.handler.onCompleteToolCall?.(complete);
-    }
     this.remember(response);
     const snapshot: ResponsesResponse = isJsonObject(response) ? response : {};
     const incomplete = snapshot.incomplete_details;
-    const finishReason = resolveFinishReason(
-      mapOpenAIResponsesFinishReason(str(snapshot.status) ?? fallbackStatus, isJsonObject(incomplete) ? str(incomplete.reason) : null),
-      this.toolCallsMade,
-    );
+    const mapped = mapOpenAIResponsesFinishReason(str(snapshot.status) ?? fallbackStatus, isJsonObject(incomplete) ? str(incomplete.reason) : null);
+    // Calls still open (their done events never came) end before the response does: complete,
+    // or cut off when the response stopped at max_output_tokens.
+    this.calls.endAll(target, mapped);
+    const finishReason = this.calls.finishReason(mapped);
     const metadata = responseMetadata({ id: this.id, modelName: this.model, tokenUsage: openAIResponsesUsage(snapshot.usage), finishReason });
     this.ended = true;
     target.handler.onCompleteResponse(chatResponse(aiMessage([]), metadata));

@@ -1,13 +1,15 @@
+import type { FinishReason, PartialToolCall } from '../../handler/types';
 import { completeToolCall, partialToolCall } from '../../handler/values';
-import type { CompleteToolCall, PartialToolCall } from '../../handler/types';
 import type { OpaquePayload } from '../../parts/types';
+import type { MapperTarget } from '../types';
+import { resolveFinishReason } from './resolve-finish-reason';
 
 /** One tool call of the response. */
 interface Call {
   readonly index: number;
   id: string | null;
   name: string;
-  /** Argument fragments in arrival order, joined once when the call completes (then dropped). */
+  /** Argument fragments in arrival order, joined once when the call ends (then dropped). */
   fragments: string[];
   open: boolean;
 }
@@ -25,38 +27,55 @@ function isBlank(name: string): boolean {
 }
 
 /**
- * Collects the streamed argument fragments of one response's tool calls and turns them into
- * `PartialToolCall` / `CompleteToolCall` values. Calls are keyed by whatever the wire uses
- * (a choice's `tool_calls[].index`, an Anthropic content-block index, a Responses `item_id`) and
- * numbered 0, 1, 2 … in the order they are started; that number is the handler's `index`.
+ * Collects the streamed argument fragments of one response's tool calls, delivers them as
+ * `PartialToolCall` / `CompleteToolCall` values, and holds the one rule for how calls end and
+ * count. Calls are keyed by whatever the wire uses (a choice's `tool_calls[].index`, an Anthropic
+ * content-block index, a Responses `item_id`) and numbered 0, 1, 2 … in the order they are
+ * started; that number is the handler's `index`.
  *
- * It only builds values; the mapper delivers them. Fragments are kept as a list and joined once
- * at completion, so a long argument stream costs no per-delta copies.
+ * A call ends once: it *completes* (`onCompleteToolCall`, counted in `completedCount`), or it is
+ * *incomplete* — it never got a name, or the stream stopped for length while it was open — and
+ * is then handed to `target.keepIncompleteToolCall` (counted in `incompleteCount`, no callback),
+ * so that nothing it streamed is lost. A nameless call that streamed no arguments carries nothing
+ * and is dropped uncounted. Only completed calls count as tool calls: `finishReason` resolves the
+ * response's finish reason from them.
  *
- * A call whose name is still unknown (blank) yields no partials — its fragments are kept for the
- * completion — and a call that completes without a name yields no `CompleteToolCall` (the handler
- * API cannot express it; its wire events surface raw instead).
+ * Fragments are kept as a list and joined once when the call ends, so a long argument stream
+ * costs no per-delta copies. A call whose name is still unknown yields no partials (its
+ * fragments are kept for its end).
  */
 export class ToolCallAccumulator<K = string | number> {
   private readonly calls = new Map<K, Call>();
   private opened = 0;
+  private completed = 0;
+  private incomplete = 0;
 
-  /** How many calls were started in this response (completed or not). */
+  /** How many calls were started in this response (ended or not). */
   get callCount(): number {
     return this.calls.size;
   }
 
-  /** How many started calls have not completed yet. */
+  /** How many started calls have not ended yet. */
   get openCount(): number {
     return this.opened;
   }
 
-  /** True when a call was started under `key` (whether or not it has completed). */
+  /** How many calls completed (were reported through `onCompleteToolCall`). */
+  get completedCount(): number {
+    return this.completed;
+  }
+
+  /** How many calls ended incomplete and were kept as such. */
+  get incompleteCount(): number {
+    return this.incomplete;
+  }
+
+  /** True when a call was started under `key` (whether or not it has ended). */
   has(key: K): boolean {
     return this.calls.has(key);
   }
 
-  /** True while the call under `key` is started and not completed. */
+  /** True while the call under `key` is started and has not ended. */
   isOpen(key: K): boolean {
     return this.calls.get(key)?.open === true;
   }
@@ -108,37 +127,76 @@ export class ToolCallAccumulator<K = string | number> {
   }
 
   /**
-   * Completes the call under `key` and returns its `CompleteToolCall` (empty arguments become
-   * `"{}"`); null when no call is open under `key` or the call never got a name.
+   * Ends the open call under `key` as complete: delivers its `CompleteToolCall` (the completion's
+   * arguments, else the fragments joined; empty arguments become `"{}"`) and returns true. A call
+   * that never got a name cannot complete: it is kept incomplete instead (false). False, and
+   * nothing delivered, when no call is open under `key`.
    */
-  complete(key: K, completion: ToolCallCompletion = {}): CompleteToolCall | null {
+  complete(key: K, target: MapperTarget, completion: ToolCallCompletion = {}): boolean {
     const call = this.openCall(key);
-    if (call === undefined) return null;
-    call.open = false;
-    this.opened--;
-    const args = completion.arguments ?? call.fragments.join('');
-    call.fragments = [];
-    if (isBlank(call.name)) return null;
-    return completeToolCall(call.index, { id: call.id, name: call.name, arguments: args }, completion.payload);
+    if (call === undefined) return false;
+    const args = this.close(call, completion);
+    if (isBlank(call.name)) {
+      this.keepIncomplete(call, args, target, completion.payload);
+      return false;
+    }
+    this.completed++;
+    target.handler.onCompleteToolCall?.(completeToolCall(call.index, { id: call.id, name: call.name, arguments: args }, completion.payload));
+    return true;
   }
 
   /**
-   * Completes every open call, in the order they were started; `completionOf` may supply a
-   * call's completion (whole arguments, payload) by key.
+   * Ends the open call under `key` as incomplete (its arguments were cut off): it is handed to
+   * `target.keepIncompleteToolCall` with the arguments received so far (or the completion's), and
+   * `onCompleteToolCall` is not called. Nothing happens when no call is open under `key`.
    */
-  completeAll(completionOf?: (key: K) => ToolCallCompletion | undefined): CompleteToolCall[] {
-    const completed: CompleteToolCall[] = [];
-    if (this.opened === 0) return completed;
+  abandon(key: K, target: MapperTarget, completion: ToolCallCompletion = {}): void {
+    const call = this.openCall(key);
+    if (call === undefined) return;
+    this.keepIncomplete(call, this.close(call, completion), target, completion.payload);
+  }
+
+  /**
+   * Ends every open call, in the order they were started, once the response is over: each
+   * completes — unless the provider's reason, as mapped, is `LENGTH`: a call still open when the
+   * stream stopped for length was cut off, so each is abandoned instead. `completionOf` may supply
+   * a call's completion (whole arguments, payload) by key.
+   */
+  endAll(target: MapperTarget, mappedReason: FinishReason | null, completionOf?: (key: K) => ToolCallCompletion | undefined): void {
+    if (this.opened === 0) return;
+    const cut = mappedReason === 'LENGTH';
     for (const [key, call] of this.calls) {
       if (!call.open) continue;
-      const value = this.complete(key, completionOf?.(key));
-      if (value !== null) completed.push(value);
+      if (cut) this.abandon(key, target, completionOf?.(key));
+      else this.complete(key, target, completionOf?.(key));
     }
-    return completed;
+  }
+
+  /** The response's finish reason from the provider's reason as mapped and the calls that completed (`resolveFinishReason`). */
+  finishReason(mappedReason: FinishReason | null): FinishReason | null {
+    return resolveFinishReason(mappedReason, this.completed);
   }
 
   private openCall(key: K): Call | undefined {
     const call = this.calls.get(key);
     return call !== undefined && call.open ? call : undefined;
+  }
+
+  /** Marks `call` ended and returns its arguments (joined once; the fragments are dropped). */
+  private close(call: Call, completion: ToolCallCompletion): string {
+    call.open = false;
+    this.opened--;
+    const args = completion.arguments ?? call.fragments.join('');
+    call.fragments = [];
+    return args;
+  }
+
+  private keepIncomplete(call: Call, args: string, target: MapperTarget, payload: OpaquePayload | undefined): void {
+    const named = !isBlank(call.name);
+    // A nameless call that streamed nothing carries nothing to keep.
+    if (!named && args.length === 0 && payload === undefined) return;
+    this.incomplete++;
+    const name = named ? call.name : null;
+    target.keepIncompleteToolCall?.(payload === undefined ? { index: call.index, id: call.id, name, arguments: args } : { index: call.index, id: call.id, name, arguments: args, payload });
   }
 }

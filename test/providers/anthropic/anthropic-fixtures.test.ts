@@ -41,6 +41,7 @@ const nonEmpty = (value: unknown): boolean => typeof value === 'string' && value
 function expectedRawFrames(frames: readonly SseFrame[]): SseFrame[] {
   const blocks = new Map<number, string>();
   const openTools = new Set<number>();
+  let stopReason: unknown = null;
   return frames.filter((frame) => {
     const event = parse(frame);
     if (event === null) return true;
@@ -63,8 +64,12 @@ function expectedRawFrames(frames: readonly SseFrame[]): SseFrame[] {
       }
       case 'content_block_stop':
         return !openTools.delete(event.index);
+      case 'message_delta':
+        stopReason = event.delta?.stop_reason ?? stopReason;
+        return true;
       case 'message_stop':
-        return openTools.size === 0;
+        // Tool blocks still open complete here, unless the message stopped for max_tokens (cut off).
+        return openTools.size === 0 || stopReason === 'max_tokens';
       case 'error':
         return false;
       default:
@@ -97,6 +102,12 @@ function toolBlockIndexes(frames: readonly SseFrame[]): Set<number> {
 
 function requests(expected: FixtureEntry['expected']) {
   return expected.toolCalls.map(({ id, name, arguments: args }) => ({ id, name, arguments: args }));
+}
+
+/** The calls reported complete: all but a block never stopped in a message cut by max_tokens. */
+function completedRequests(expected: FixtureEntry['expected']) {
+  const cut = expected.finishReason === 'max_tokens';
+  return expected.toolCalls.filter((call: { blockNotStopped?: boolean }) => !(cut && call.blockNotStopped === true)).map(({ id, name, arguments: args }) => ({ id, name, arguments: args }));
 }
 
 const entries = fixtureEntries('anthropic');
@@ -142,7 +153,7 @@ const available = fixturesAvailable('AnthropicMapper fixtures');
           text: expected.text ?? '',
           thinking: expected.reasoning ?? '',
           signatures: expected.reasoningSignatures,
-          toolCalls: requests(expected),
+          toolCalls: completedRequests(expected),
         });
       });
 
@@ -153,7 +164,7 @@ const available = fixturesAvailable('AnthropicMapper fixtures');
             id: expected.id,
             modelName: expected.model,
             tokenUsage: tokenUsage(usage.input_tokens, usage.output_tokens),
-            finishReason: resolveFinishReason(mapAnthropicStopReason(expected.finishReason), expected.toolCalls.length),
+            finishReason: resolveFinishReason(mapAnthropicStopReason(expected.finishReason), completedRequests(expected).length),
           }),
         );
       });

@@ -155,13 +155,18 @@ describe('AnthropicMapper', () => {
     });
 
     it('completes a tool block still open at message_stop there', () => {
-      const { steps } = run([messageStart, blockStart(0, { type: 'tool_use', id: 'toolu_a', name: 'f', input: {} }), json(0, '{"a":'), messageDelta('max_tokens'), messageStop]);
+      const { steps } = run([messageStart, blockStart(0, { type: 'tool_use', id: 'toolu_a', name: 'f', input: {} }), json(0, '{"a":1}'), messageDelta('tool_use'), messageStop]);
       expect(steps.slice(2)).to.deep.equal([
-        ['toolDelta', 0, 'toolu_a', 'f', '{"a":'],
-        ['raw', messageDelta('max_tokens')],
-        ['tool', 0, 'toolu_a', 'f', '{"a":'],
+        ['toolDelta', 0, 'toolu_a', 'f', '{"a":1}'],
+        ['raw', messageDelta('tool_use')],
+        ['tool', 0, 'toolu_a', 'f', '{"a":1}'],
         complete('TOOL_EXECUTION'),
       ]);
+    });
+
+    it('never completes a tool block still open when the message stopped for max_tokens, and finishes LENGTH', () => {
+      const { steps } = run([messageStart, blockStart(0, { type: 'tool_use', id: 'toolu_a', name: 'f', input: {} }), json(0, '{"a":'), messageDelta('max_tokens'), messageStop]);
+      expect(steps.slice(2)).to.deep.equal([['toolDelta', 0, 'toolu_a', 'f', '{"a":'], ['raw', messageDelta('max_tokens')], ['raw', messageStop], complete('LENGTH')]);
     });
 
     it('surfaces server-side tool blocks, their input deltas and citations raw', () => {

@@ -175,7 +175,8 @@ describe('GeminiMapper', () => {
 
     it('keeps reading after a finish reason and reports the last one', () => {
       const { steps } = run([callChunk({ name: 'srv', args: {} }, {}), chunk([{ text: 'More.' }], { finishReason: 'STOP' }), chunk([{ text: 'Cut' }], { finishReason: 'MAX_TOKENS' })]);
-      expect(steps.slice(1)).to.deep.equal([['text', 'More.'], ['text', 'Cut'], complete('TOOL_EXECUTION', null)]);
+      // A stop for length stays LENGTH even though a call completed.
+      expect(steps.slice(1)).to.deep.equal([['text', 'More.'], ['text', 'Cut'], complete('LENGTH', null)]);
     });
 
     it('maps MAX_TOKENS to LENGTH and SAFETY to CONTENT_FILTER', () => {

@@ -53,8 +53,9 @@ describe('OllamaMapper', () => {
   });
 
   it('keeps a line whose tool call has no name: the rest maps and the line also surfaces raw', () => {
+    // The nameless call is call 0 (kept incomplete by the bridge); only the completed call counts.
     const mixed = line({ content: 'Calling.', tool_calls: [{ function: { arguments: {} } }, { function: { name: 'f', arguments: {} } }] });
-    expect(run([mixed, doneLine()]).steps).to.deep.equal([['text', 'Calling.'], ['tool', 0, null, 'f', '{}'], ['raw', mixed], complete('TOOL_EXECUTION')]);
+    expect(run([mixed, doneLine()]).steps).to.deep.equal([['text', 'Calling.'], ['tool', 1, null, 'f', '{}'], ['raw', mixed], complete('TOOL_EXECUTION')]);
   });
 
   it('maps done_reason length to LENGTH and another reason to OTHER; no done_reason is STOP', () => {

@@ -197,9 +197,14 @@ describe('OpenAIChatMapper', () => {
       expect(steps.slice(1)).to.deep.equal([['toolDelta', 0, null, 'lookup', '{"k":1}'], ['tool', 0, null, 'lookup', '{"k":1}'], complete('TOOL_EXECUTION')]);
     });
 
-    it('reports TOOL_EXECUTION whenever tool calls were made, whatever the finish reason', () => {
-      const { steps } = run([toolDelta({ index: 0, id: 'c', function: { name: 'f', arguments: '{"a"' } }), delta({}, 'length'), DONE]);
+    it('reports TOOL_EXECUTION whenever a call completed, whatever the finish reason but length', () => {
+      const { steps } = run([toolDelta({ index: 0, id: 'c', function: { name: 'f', arguments: '{"a":1}' } }), delta({}, 'stop'), DONE]);
       expect(steps.at(-1)).to.deep.equal(complete('TOOL_EXECUTION'));
+    });
+
+    it('never completes a call still open at finish_reason length, and finishes LENGTH', () => {
+      const { steps } = run([toolDelta({ index: 0, id: 'c', function: { name: 'f', arguments: '{"a"' } }), delta({}, 'length'), DONE]);
+      expect(steps).to.deep.equal([['toolDelta', 0, 'c', 'f', '{"a"'], ['raw', delta({}, 'length')], complete('LENGTH')]);
     });
 
     it('completes a call still open at [DONE] when no finish chunk came', () => {

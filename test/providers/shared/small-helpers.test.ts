@@ -30,11 +30,21 @@ describe('JSON field readers', () => {
 });
 
 describe('resolveFinishReason', () => {
-  it('is TOOL_EXECUTION whenever tool calls were made, else the mapped reason', () => {
+  it('is TOOL_EXECUTION whenever a call completed, else the mapped reason', () => {
     expect(resolveFinishReason('STOP', 1)).to.equal('TOOL_EXECUTION');
     expect(resolveFinishReason(null, 2)).to.equal('TOOL_EXECUTION');
-    expect(resolveFinishReason('LENGTH', 0)).to.equal('LENGTH');
+    expect(resolveFinishReason('CONTENT_FILTER', 1)).to.equal('TOOL_EXECUTION');
+    expect(resolveFinishReason('STOP', 0)).to.equal('STOP');
     expect(resolveFinishReason(null, 0)).to.equal(null);
+  });
+
+  it('keeps LENGTH even when calls completed', () => {
+    expect(resolveFinishReason('LENGTH', 0)).to.equal('LENGTH');
+    expect(resolveFinishReason('LENGTH', 2)).to.equal('LENGTH');
+  });
+
+  it('turns a claim of tool calls with no call completed into OTHER', () => {
+    expect(resolveFinishReason('TOOL_EXECUTION', 0)).to.equal('OTHER');
   });
 });
 
