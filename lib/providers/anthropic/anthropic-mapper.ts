@@ -10,6 +10,7 @@ import { resolveFinishReason } from '../shared/resolve-finish-reason';
 import { stringifyJson } from '../shared/stringify-json';
 import { ToolCallAccumulator, type ToolCallCompletion } from '../shared/tool-call-accumulator';
 import { truncatedStreamError } from '../shared/truncated-stream-error';
+import { AnthropicMetadata } from './anthropic-metadata';
 import { AnthropicUsageTracker } from './anthropic-usage';
 import type { AnthropicBlockDelta, AnthropicContentBlock, AnthropicStreamEvent } from './anthropic-wire';
 import { mapAnthropicStopReason } from './map-anthropic-stop-reason';
@@ -39,15 +40,19 @@ function payload(kind: 'signature' | 'redacted_thinking', data: string): OpaqueP
  *   of other blocks, server-side blocks (`server_tool_use`, `web_search_tool_result`, …) and their
  *   deltas, `citations_delta`, unknown events, frames that are not JSON objects.
  * - `error` events → `onError` with a `provider` `StreamError` (code = the error's `type`).
- * - Usage: `message_start` and `message_delta` usage merged per field; id and model from
- *   `message_start`; finish reason: `stop_reason` mapped by `mapAnthropicStopReason`,
- *   TOOL_EXECUTION whenever tool calls were made.
+ * - Usage: `message_start` and `message_delta` usage merged as `AnthropicUsageTracker` says
+ *   (the merged object kept as sent in `providerUsage`); id and model from `message_start`;
+ *   finish reason: `stop_reason` mapped by `mapAnthropicStopReason` and resolved by
+ *   `resolveFinishReason` (`max_tokens` stays LENGTH, `pause_turn` OTHER, completed tool calls
+ *   make a stop TOOL_EXECUTION), `providerFinishReason` = `stop_reason` as sent;
+ *   `providerMetadata` as `AnthropicMetadata` describes.
  */
 export class AnthropicMapper implements StreamMapper<SseFrame> {
   private readonly toolCalls = new ToolCallAccumulator<number>();
   /** The start `input` of tool blocks that sent a non-empty one, serialised once. */
   private readonly startInputs = new Map<number, string>();
   private readonly usage = new AnthropicUsageTracker();
+  private readonly metadata = new AnthropicMetadata();
   private id: string | null = null;
   private model: string | null = null;
   private stopReason: string | null = null;
@@ -81,6 +86,7 @@ export class AnthropicMapper implements StreamMapper<SseFrame> {
       case 'message_delta':
         this.stopReason = nonEmptyString(event.delta?.stop_reason) ?? this.stopReason;
         this.usage.merge(event.usage);
+        this.metadata.noteMessageDelta(event as JsonObject);
         return false;
       case 'message_stop':
         this.stopSeen = true;
@@ -98,7 +104,13 @@ export class AnthropicMapper implements StreamMapper<SseFrame> {
 
   /** The id and model seen so far, for the partial response of a failed or cancelled stream. */
   metadataSoFar(): ChatResponseMetadata {
-    return responseMetadata({ id: this.id, modelName: this.model });
+    return responseMetadata({
+      id: this.id,
+      modelName: this.model,
+      tokenUsage: this.usage.tokenUsage(),
+      providerUsage: this.usage.providerUsage(),
+      providerMetadata: this.metadata.providerMetadata(),
+    });
   }
 
   /** Completes the response, or fails a stream that ended before `message_stop` or mid-frame. */
@@ -119,6 +131,7 @@ export class AnthropicMapper implements StreamMapper<SseFrame> {
     this.id = nonBlankString(message.id) ?? this.id;
     this.model = nonBlankString(message.model) ?? this.model;
     this.usage.merge(message.usage);
+    this.metadata.noteMessage(message);
   }
 
   private onBlockStart(event: AnthropicStreamEvent, target: MapperTarget): void {
@@ -226,7 +239,10 @@ export class AnthropicMapper implements StreamMapper<SseFrame> {
         id: this.id,
         modelName: this.model,
         tokenUsage: this.usage.tokenUsage(),
-        finishReason: resolveFinishReason(mapAnthropicStopReason(this.stopReason), this.toolCalls.callCount),
+        finishReason: resolveFinishReason(mapAnthropicStopReason(this.stopReason), this.toolCalls.completedCount),
+        providerFinishReason: this.stopReason,
+        providerUsage: this.usage.providerUsage(),
+        providerMetadata: this.metadata.providerMetadata(),
       }),
     );
   }

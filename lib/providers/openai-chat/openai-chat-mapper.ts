@@ -8,6 +8,7 @@ import { resolveFinishReason } from '../shared/resolve-finish-reason';
 import { ToolCallAccumulator } from '../shared/tool-call-accumulator';
 import { truncatedStreamError } from '../shared/truncated-stream-error';
 import { mapOpenAIChatFinishReason } from './map-openai-chat-finish-reason';
+import { OpenAIChatMetadata } from './openai-chat-metadata';
 import { openAIChatTokenUsage } from './openai-chat-usage';
 import type { ChatChoiceDelta, ChatCompletionChunk, ChatDelta, ChatToolCallDelta } from './openai-chat-wire';
 
@@ -39,8 +40,11 @@ const FUNCTION_CALL_KEY = -1;
  *   Any other frame that is not a JSON object surfaces raw.
  * - Terminal event: `data: [DONE]` (`map` returns true), or choice 0's finish chunk (the stream
  *   may still end without `[DONE]`). Ending without either, or mid-frame, fails with `truncated`.
- * - Finish reason: TOOL_EXECUTION when tool calls were made, else CONTENT_FILTER after a refusal,
- *   else `finish_reason` mapped by `mapOpenAIChatFinishReason`.
+ * - Finish reason: CONTENT_FILTER after a refusal, else choice 0's `finish_reason` mapped by
+ *   `mapOpenAIChatFinishReason` and resolved by `resolveFinishReason` (completed tool calls make a
+ *   stop TOOL_EXECUTION; `length` stays LENGTH); `providerFinishReason` is that `finish_reason`
+ *   as sent. Usage: the last `usage` object with counts (`openAIChatTokenUsage`), kept as sent in
+ *   `providerUsage`; `providerMetadata` as `OpenAIChatMetadata` describes.
  */
 export class OpenAIChatMapper implements StreamMapper<SseFrame> {
   private readonly toolCalls = new ToolCallAccumulator<number>();
@@ -52,6 +56,9 @@ export class OpenAIChatMapper implements StreamMapper<SseFrame> {
   private id: string | null = null;
   private model: string | null = null;
   private usage: TokenUsage | null = null;
+  /** The usage object `usage` was read from, as sent. */
+  private usageSent: JsonObject | null = null;
+  private readonly envelope = new OpenAIChatMetadata();
   private finishReason: string | null = null;
   private finishSeen = false;
   private doneSeen = false;
@@ -88,7 +95,13 @@ export class OpenAIChatMapper implements StreamMapper<SseFrame> {
 
   /** The id and model seen so far, for the partial response of a failed or cancelled stream. */
   metadataSoFar(): ChatResponseMetadata {
-    return responseMetadata({ id: this.id, modelName: this.model });
+    return responseMetadata({
+      id: this.id,
+      modelName: this.model,
+      tokenUsage: this.usage,
+      providerUsage: this.usageSent,
+      providerMetadata: this.envelope.providerMetadata(),
+    });
   }
 
   /** Completes pending tool calls and the response, or fails a stream that did not finish. */
@@ -107,7 +120,16 @@ export class OpenAIChatMapper implements StreamMapper<SseFrame> {
     // Every chunk repeats id and model: only a changed value needs a look.
     if (chunk.id !== this.id) this.id = nonBlankString(chunk.id) ?? this.id;
     if (chunk.model !== this.model) this.model = nonBlankString(chunk.model) ?? this.model;
-    if (chunk.usage !== undefined && chunk.usage !== null) this.usage = openAIChatTokenUsage(chunk.usage) ?? this.usage;
+    this.envelope.note(chunk as JsonObject);
+    if (chunk.usage !== undefined && chunk.usage !== null) this.noteUsage(chunk.usage);
+  }
+
+  /** Keeps the last usage object that reports a count (some servers send empty ones on every chunk). */
+  private noteUsage(sent: unknown): void {
+    const usage = openAIChatTokenUsage(sent);
+    if (usage === null) return;
+    this.usage = usage;
+    this.usageSent = sent as JsonObject;
   }
 
   private mapChoice(choice: ChatChoiceDelta, target: MapperTarget): void {
@@ -204,7 +226,10 @@ export class OpenAIChatMapper implements StreamMapper<SseFrame> {
         id: this.id,
         modelName: this.model,
         tokenUsage: this.usage,
-        finishReason: resolveFinishReason(finishReason, this.toolCalls.callCount),
+        finishReason: resolveFinishReason(finishReason, this.toolCalls.completedCount),
+        providerFinishReason: this.finishReason,
+        providerUsage: this.usageSent,
+        providerMetadata: this.envelope.providerMetadata(),
       }),
     );
   }

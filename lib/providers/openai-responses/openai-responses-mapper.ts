@@ -7,6 +7,7 @@ import { truncatedStreamError } from '../shared/truncated-stream-error';
 import { StreamError } from '../stream-error';
 import type { MapperTarget, SseFrame, StreamMapper } from '../types';
 import { mapOpenAIResponsesFinishReason } from './map-openai-responses-finish-reason';
+import { openAIResponsesMetadata } from './openai-responses-metadata';
 import { openAIResponsesUsage } from './openai-responses-usage';
 import type { ResponsesError, ResponsesOutputItem, ResponsesResponse, ResponsesStreamEvent } from './openai-responses-wire';
 import { StreamedTextLedger } from './streamed-text-ledger';
@@ -41,7 +42,12 @@ function partKey(kind: string, itemId: unknown, index: unknown): string {
  *   re-encrypt it for `response.completed`; the item's value is the one kept, and both replay.)
  * - `response.completed` / `response.incomplete` end the stream with a complete response (id,
  *   model, usage, finish reason); `error` and `response.failed` end it with one `onError`
- *   (a `StreamError` of kind `provider`), whichever comes first. `map` returns true at the first
+ *   (a `StreamError` of kind `provider`), whichever comes first. Finish reason: the `status`
+ *   (and `incomplete_details.reason`) mapped by `mapOpenAIResponsesFinishReason`, resolved by
+ *   `resolveFinishReason` (completed tool calls make `completed` TOOL_EXECUTION);
+ *   `providerFinishReason` = `incomplete_details.reason` when present, else `status`. Usage:
+ *   `openAIResponsesUsage` of the response's `usage`, kept as sent in `providerUsage`;
+ *   `providerMetadata` as `openAIResponsesMetadata` describes. `map` returns true at the first
  *   terminal event, so a body holding several responses yields the first one only. The
  *   terminal callback is delivered while mapping that event (so it counts as mapped); `end`
  *   then delivers nothing, and otherwise reports the stream as truncated.
@@ -63,6 +69,8 @@ export class OpenAIResponsesMapper implements StreamMapper<SseFrame> {
   private context: { readonly streamingHandle: StreamingHandle } | null = null;
   private id: string | null = null;
   private model: string | null = null;
+  /** The last response object seen (`response.created` … the terminal one), as sent. */
+  private snapshot: ResponsesResponse | null = null;
   private ended = false;
 
   /** Maps one SSE frame; returns true once a terminal event was seen. */
@@ -128,7 +136,14 @@ export class OpenAIResponsesMapper implements StreamMapper<SseFrame> {
 
   /** The id and model seen so far, for the partial response of a failed or cancelled stream. */
   metadataSoFar(): ChatResponseMetadata {
-    return responseMetadata({ id: this.id, modelName: this.model });
+    const usage = this.snapshot?.usage;
+    return responseMetadata({
+      id: this.id,
+      modelName: this.model,
+      tokenUsage: openAIResponsesUsage(usage),
+      providerUsage: isJsonObject(usage) ? usage : null,
+      providerMetadata: openAIResponsesMetadata(this.snapshot),
+    });
   }
 
   /** Ends the stream: a truncation error unless a terminal event was already mapped. */
@@ -147,6 +162,7 @@ export class OpenAIResponsesMapper implements StreamMapper<SseFrame> {
 
   private remember(response: ResponsesResponse | undefined): void {
     if (!isJsonObject(response)) return;
+    this.snapshot = response;
     this.id = str(response.id) ?? this.id;
     this.model = str(response.model) ?? this.model;
   }
@@ -248,12 +264,19 @@ export class OpenAIResponsesMapper implements StreamMapper<SseFrame> {
     }
     this.remember(response);
     const snapshot: ResponsesResponse = isJsonObject(response) ? response : {};
+    const status = str(snapshot.status) ?? fallbackStatus;
     const incomplete = snapshot.incomplete_details;
-    const finishReason = resolveFinishReason(
-      mapOpenAIResponsesFinishReason(str(snapshot.status) ?? fallbackStatus, isJsonObject(incomplete) ? str(incomplete.reason) : null),
-      this.toolCallsMade,
-    );
-    const metadata = responseMetadata({ id: this.id, modelName: this.model, tokenUsage: openAIResponsesUsage(snapshot.usage), finishReason });
+    const incompleteReason = isJsonObject(incomplete) ? str(incomplete.reason) : null;
+    const usage = snapshot.usage;
+    const metadata = responseMetadata({
+      id: this.id,
+      modelName: this.model,
+      tokenUsage: openAIResponsesUsage(usage),
+      finishReason: resolveFinishReason(mapOpenAIResponsesFinishReason(status, incompleteReason), this.toolCallsMade),
+      providerFinishReason: incompleteReason ?? status,
+      providerUsage: isJsonObject(usage) ? usage : null,
+      providerMetadata: openAIResponsesMetadata(isJsonObject(response) ? response : null),
+    });
     this.ended = true;
     target.handler.onCompleteResponse(chatResponse(aiMessage([]), metadata));
   }

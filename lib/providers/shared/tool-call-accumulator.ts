@@ -40,10 +40,16 @@ function isBlank(name: string): boolean {
 export class ToolCallAccumulator<K = string | number> {
   private readonly calls = new Map<K, Call>();
   private opened = 0;
+  private completed = 0;
 
   /** How many calls were started in this response (completed or not). */
   get callCount(): number {
     return this.calls.size;
+  }
+
+  /** How many calls completed with a `CompleteToolCall` (a call that never got a name does not count). */
+  get completedCount(): number {
+    return this.completed;
   }
 
   /** How many started calls have not completed yet. */
@@ -119,6 +125,7 @@ export class ToolCallAccumulator<K = string | number> {
     const args = completion.arguments ?? call.fragments.join('');
     call.fragments = [];
     if (isBlank(call.name)) return null;
+    this.completed++;
     return completeToolCall(call.index, { id: call.id, name: call.name, arguments: args }, completion.payload);
   }
 
