@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { FinishReason, TokenUsage } from '../../../lib/handler/types';
-import { responseMetadata, tokenUsage } from '../../../lib/handler/values';
+import { tokenUsage } from '../../../lib/handler/values';
 import { GeminiMapper } from '../../../lib/providers/gemini/gemini-mapper';
 import { StreamError } from '../../../lib/providers/stream-error';
 import type { SseFrame } from '../../../lib/providers/types';
@@ -17,8 +17,8 @@ function chunk(parts: unknown[] | null, candidate: Record<string, unknown> = {},
 function finish(reason = 'STOP', parts: unknown[] = [{ text: '' }]): SseFrame {
   return chunk(parts, { finishReason: reason }, { usageMetadata: USAGE });
 }
-function complete(finishReason: FinishReason | null, usage: TokenUsage | null = tokenUsage(9, 25, 34)): Step {
-  return ['complete', responseMetadata({ id: ID, modelName: MODEL, tokenUsage: usage, finishReason }), {}];
+function complete(finishReason: FinishReason | null, usage: TokenUsage | null = tokenUsage(9, 25, 34, { reasoningTokenCount: 5 })): Step {
+  return ['complete', { id: ID, modelName: MODEL, tokenUsage: usage, finishReason }, {}];
 }
 function run(frames: SseFrame[], truncatedFrame = false) {
   return runFrames(new GeminiMapper(), frames, truncatedFrame);
@@ -175,7 +175,8 @@ describe('GeminiMapper', () => {
 
     it('keeps reading after a finish reason and reports the last one', () => {
       const { steps } = run([callChunk({ name: 'srv', args: {} }, {}), chunk([{ text: 'More.' }], { finishReason: 'STOP' }), chunk([{ text: 'Cut' }], { finishReason: 'MAX_TOKENS' })]);
-      expect(steps.slice(1)).to.deep.equal([['text', 'More.'], ['text', 'Cut'], complete('TOOL_EXECUTION', null)]);
+      // SPEC §10: the last finish reason, MAX_TOKENS, is LENGTH even though a call was made.
+      expect(steps.slice(1)).to.deep.equal([['text', 'More.'], ['text', 'Cut'], complete('LENGTH', null)]);
     });
 
     it('maps MAX_TOKENS to LENGTH and SAFETY to CONTENT_FILTER', () => {
@@ -186,7 +187,7 @@ describe('GeminiMapper', () => {
     it('completes a response whose prompt was blocked with CONTENT_FILTER', () => {
       const blocked = dataFrame({ promptFeedback: { blockReason: 'SAFETY' }, usageMetadata: { promptTokenCount: 4, totalTokenCount: 4 }, modelVersion: MODEL });
       const { steps } = run([blocked]);
-      expect(steps).to.deep.equal([['raw', blocked], ['complete', responseMetadata({ modelName: MODEL, tokenUsage: tokenUsage(4, null, 4), finishReason: 'CONTENT_FILTER' }), {}]]);
+      expect(steps).to.deep.equal([['raw', blocked], ['complete', { id: null, modelName: MODEL, tokenUsage: tokenUsage(4, null, 4), finishReason: 'CONTENT_FILTER' }, {}]]);
     });
   });
 

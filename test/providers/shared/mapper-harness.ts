@@ -1,7 +1,13 @@
 import { MappingTrackingHandler } from '../../../lib/handler/mapping-tracking-handler';
-import type { ChatResponse, StreamingChatResponseHandler, StreamingHandle } from '../../../lib/handler/types';
+import type { ChatResponse, ChatResponseMetadata, StreamingChatResponseHandler, StreamingHandle } from '../../../lib/handler/types';
 import { StreamError } from '../../../lib/providers/stream-error';
 import type { SseFrame, StreamMapper } from '../../../lib/providers/types';
+
+/** The metadata fields a `complete` step compares: id, model, usage and the normalized finish reason. */
+export type CoreMetadata = Pick<ChatResponseMetadata, 'id' | 'modelName' | 'tokenUsage' | 'finishReason'>;
+
+/** The provider's own fields of a completed response, kept as sent (compared by the tests about them). */
+export type ProviderMetadataFields = Pick<ChatResponseMetadata, 'providerFinishReason' | 'providerUsage' | 'providerMetadata'>;
 
 /** One callback, in a compact form that deep equality can compare. */
 export type Step =
@@ -10,7 +16,7 @@ export type Step =
   | readonly ['toolDelta', number, string | null, string, string]
   | readonly ['tool', number, string | null, string, string, unknown?]
   | readonly ['raw', unknown]
-  | readonly ['complete', ChatResponse['metadata'], ChatResponse['aiMessage']['attributes']]
+  | readonly ['complete', CoreMetadata, ChatResponse['aiMessage']['attributes']]
   | readonly ['error', string, string];
 
 /** What a run of frames through a mapper produced. */
@@ -19,6 +25,8 @@ export interface HarnessRun {
   /** The values `map` returned, frame by frame. */
   readonly returns: boolean[];
   readonly errors: Error[];
+  /** The provider fields of each completed response, in order. */
+  readonly provider: ProviderMetadataFields[];
 }
 
 const HANDLE: StreamingHandle = Object.freeze({ cancel() {}, isCancelled: () => false });
@@ -30,6 +38,7 @@ const HANDLE: StreamingHandle = Object.freeze({ cancel() {}, isCancelled: () => 
 export function runFrames(mapper: StreamMapper<SseFrame>, frames: readonly SseFrame[], truncatedFrame = false): HarnessRun {
   const steps: Step[] = [];
   const errors: Error[] = [];
+  const provider: ProviderMetadataFields[] = [];
   const contexts = new Set<unknown>();
   const recorder: StreamingChatResponseHandler = {
     onPartialThinking(partial, context) {
@@ -52,7 +61,9 @@ export function runFrames(mapper: StreamMapper<SseFrame>, frames: readonly SseFr
       steps.push(['raw', raw]);
     },
     onCompleteResponse(response) {
-      steps.push(['complete', response.metadata, response.aiMessage.attributes]);
+      const { id, modelName, tokenUsage, finishReason, providerFinishReason, providerUsage, providerMetadata } = response.metadata;
+      steps.push(['complete', { id, modelName, tokenUsage, finishReason }, response.aiMessage.attributes]);
+      provider.push({ providerFinishReason, providerUsage, providerMetadata });
     },
     onError(error) {
       errors.push(error);
@@ -72,7 +83,7 @@ export function runFrames(mapper: StreamMapper<SseFrame>, frames: readonly SseFr
   tracker.resetMappingTracking();
   mapper.end(target, truncatedFrame);
   if (contexts.size > 1) throw new Error(`Expected one context object per stream, got ${contexts.size}`);
-  return { steps, returns, errors };
+  return { steps, returns, errors, provider };
 }
 
 /** An SSE frame without an event name whose data is `value` as JSON (OpenAI Chat, Gemini). */

@@ -30,11 +30,25 @@ describe('JSON field readers', () => {
 });
 
 describe('resolveFinishReason', () => {
-  it('is TOOL_EXECUTION whenever tool calls were made, else the mapped reason', () => {
+  it('is TOOL_EXECUTION when a stop (or no reason) completed tool calls, else the mapped reason', () => {
     expect(resolveFinishReason('STOP', 1)).to.equal('TOOL_EXECUTION');
     expect(resolveFinishReason(null, 2)).to.equal('TOOL_EXECUTION');
+    expect(resolveFinishReason('TOOL_EXECUTION', 1)).to.equal('TOOL_EXECUTION');
+    expect(resolveFinishReason('STOP', 0)).to.equal('STOP');
     expect(resolveFinishReason('LENGTH', 0)).to.equal('LENGTH');
     expect(resolveFinishReason(null, 0)).to.equal(null);
+  });
+
+  it('keeps LENGTH, CONTENT_FILTER and OTHER even when tool calls completed (SPEC §10)', () => {
+    expect([resolveFinishReason('LENGTH', 2), resolveFinishReason('CONTENT_FILTER', 1), resolveFinishReason('OTHER', 1)]).to.deep.equal([
+      'LENGTH',
+      'CONTENT_FILTER',
+      'OTHER',
+    ]);
+  });
+
+  it('is OTHER for a tool-use stop that completed no call: there is nothing to run', () => {
+    expect(resolveFinishReason('TOOL_EXECUTION', 0)).to.equal('OTHER');
   });
 });
 
