@@ -59,6 +59,8 @@ export class OpenAIChatMapper implements StreamMapper<SseFrame> {
   /** The usage object `usage` was read from, as sent. */
   private usageSent: JsonObject | null = null;
   private readonly envelope = new OpenAIChatMetadata();
+  private firstNoted = false;
+  private finishNoted = false;
   private finishReason: string | null = null;
   private finishSeen = false;
   private doneSeen = false;
@@ -90,6 +92,10 @@ export class OpenAIChatMapper implements StreamMapper<SseFrame> {
         if (isJsonObject(choice) && (choice.index === 0 || choice.index === undefined)) this.mapChoice(choice as ChatChoiceDelta, target);
       }
     }
+    if (this.finishSeen && !this.finishNoted) {
+      this.finishNoted = true;
+      this.envelope.noteFinish(chunk);
+    }
     return false;
   }
 
@@ -120,16 +126,20 @@ export class OpenAIChatMapper implements StreamMapper<SseFrame> {
     // Every chunk repeats id and model: only a changed value needs a look.
     if (chunk.id !== this.id) this.id = nonBlankString(chunk.id) ?? this.id;
     if (chunk.model !== this.model) this.model = nonBlankString(chunk.model) ?? this.model;
-    this.envelope.note(chunk as JsonObject);
-    if (chunk.usage !== undefined && chunk.usage !== null) this.noteUsage(chunk.usage);
+    if (!this.firstNoted) {
+      this.firstNoted = true;
+      this.envelope.noteFirst(chunk as JsonObject);
+    }
+    if (chunk.usage !== undefined && chunk.usage !== null) this.noteUsage(chunk);
   }
 
   /** Keeps the last usage object that reports a count (some servers send empty ones on every chunk). */
-  private noteUsage(sent: unknown): void {
-    const usage = openAIChatTokenUsage(sent);
+  private noteUsage(chunk: ChatCompletionChunk): void {
+    const usage = openAIChatTokenUsage(chunk.usage);
     if (usage === null) return;
     this.usage = usage;
-    this.usageSent = sent as JsonObject;
+    this.usageSent = chunk.usage as JsonObject;
+    this.envelope.noteUsage(chunk as JsonObject);
   }
 
   private mapChoice(choice: ChatChoiceDelta, target: MapperTarget): void {
