@@ -12,8 +12,9 @@ export class ProviderFields {
 
   /** Notes every own field of `source` except the `excluded` ones. */
   noteAll(source: JsonObject, excluded: ReadonlySet<string>): void {
-    for (const key of Object.keys(source)) {
-      if (!excluded.has(key)) this.fields.set(key, source[key]);
+    // for…in with an own-key check: no key array per event (Gemini notes every chunk).
+    for (const key in source) {
+      if (Object.prototype.hasOwnProperty.call(source, key) && !excluded.has(key)) this.fields.set(key, source[key]);
     }
   }
 
