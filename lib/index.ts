@@ -20,7 +20,8 @@ export { MessageAggregator } from './aggregate/message-aggregator';
 // Handler API
 export type {
   StreamingHandle, PartialResponse, PartialThinking, PartialToolCall, ToolExecutionRequest, CompleteToolCall,
-  PartialResponseContext, PartialThinkingContext, PartialToolCallContext, TokenUsage, FinishReason,
+  PartialResponseContext, PartialThinkingContext, PartialToolCallContext, TokenUsage, TokenUsageDetails, FinishReason,
+  JsonValue, JsonRecord,
   ChatResponseMetadata, AiMessage, ChatResponse, StreamingChatResponseHandler, HandlerCallbackName,
 } from './handler/types';
 export type { CallbackResult } from './handler/types';
@@ -28,6 +29,7 @@ export {
   partialResponse, partialThinking, partialToolCall, completeToolCall, toolExecutionRequest, tokenUsage,
   responseMetadata, aiMessage, chatResponse,
 } from './handler/values';
+export type { ResponseMetadataFields } from './handler/values';
 export { HandlerCallbackError } from './handler/handler-callback-error';
 export { StreamController } from './handler/stream-controller';
 export type { SafeHandlerState } from './handler/safe-handler';

@@ -85,13 +85,23 @@ function explainPart(value: unknown, field: string): never {
   throw new TypeError(`Expected ${field} to be a message part, got ${describeValue(part)}`);
 }
 
+/** The count fields of a `TokenUsage`; a missing detail reads as not reported. */
+const USAGE_FIELDS = [
+  'inputTokenCount',
+  'outputTokenCount',
+  'totalTokenCount',
+  'cacheReadInputTokenCount',
+  'cacheWriteInputTokenCount',
+  'reasoningTokenCount',
+] as const;
+
 /** Checks a token usage object (or null/undefined); fields are numbers or null. */
 export function checkUsage(value: unknown, field: string): TokenUsage | null {
   if (value === null || value === undefined) return null;
   if (!isPlainObject(value)) {
     throw new TypeError(`Expected ${field} to be a token usage object or null, got ${describeValue(value)}`);
   }
-  for (const key of ['inputTokenCount', 'outputTokenCount', 'totalTokenCount'] as const) {
+  for (const key of USAGE_FIELDS) {
     const count = value[key];
     if (count !== null && count !== undefined && typeof count !== 'number') {
       throw new TypeError(`Expected ${field}.${key} to be a number or null, got ${describeValue(count)}`);

@@ -5,8 +5,9 @@ import { oneLine, truncate } from './one-line';
 
 /**
  * Describes a response in short lines for the human view: its parts in order (one line each,
- * cut to `width`), usage, finish reason, id and model. Each line has its control and bidi
- * characters escaped (`escapeControlLine`), so none of it can drive a terminal.
+ * cut to `width`), usage (with the cache and reasoning counts the provider reported), finish
+ * reason, id and model. Each line has its control and bidi characters escaped
+ * (`escapeControlLine`), so none of it can drive a terminal.
  */
 export function describeResponse(response: ChatResponse, width: number): string[] {
   const { aiMessage, metadata } = response;
@@ -68,7 +69,17 @@ function payloadNote(payload: OpaquePayload | null): string {
 function describeUsage(usage: TokenUsage | null): string {
   if (usage === null) return '(not reported)';
   const count = (value: number | null): string => (value === null ? '?' : String(value));
-  return `${count(usage.inputTokenCount)} input, ${count(usage.outputTokenCount)} output, ${count(usage.totalTokenCount)} total tokens`;
+  const counts = `${count(usage.inputTokenCount)} input, ${count(usage.outputTokenCount)} output, ${count(usage.totalTokenCount)} total tokens`;
+  // Only the details the provider reported (0 included); a detail it did not report is left out.
+  const details: string[] = [];
+  if (isCount(usage.cacheReadInputTokenCount)) details.push(`cache read ${usage.cacheReadInputTokenCount}`);
+  if (isCount(usage.cacheWriteInputTokenCount)) details.push(`cache write ${usage.cacheWriteInputTokenCount}`);
+  if (isCount(usage.reasoningTokenCount)) details.push(`reasoning ${usage.reasoningTokenCount}`);
+  return details.length === 0 ? counts : `${counts} (${details.join(', ')})`;
+}
+
+function isCount(value: number | null | undefined): value is number {
+  return typeof value === 'number';
 }
 
 function assertNever(value: never): never {

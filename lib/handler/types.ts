@@ -63,22 +63,58 @@ export interface PartialToolCallContext {
   readonly streamingHandle: StreamingHandle;
 }
 
-/** Token counts; a field is null when the provider did not report it. */
+/** A JSON value as the provider sent it (parsed, then copied and frozen). */
+export type JsonValue = null | boolean | number | string | readonly JsonValue[] | JsonRecord;
+
+/** A JSON object as the provider sent it: own keys only (`__proto__` included), deeply frozen. */
+export interface JsonRecord {
+  readonly [key: string]: JsonValue;
+}
+
+/**
+ * Token counts as the provider bills them (SPEC §1, §10); a field is null when the provider did
+ * not report it. `inputTokenCount` counts every input token, cached ones included;
+ * `outputTokenCount` every output token, reasoning included; `totalTokenCount` is the provider's
+ * total when it sends one, else their sum. The details keep the provider's value (0 included)
+ * when it reports one and are null when it does not.
+ */
 export interface TokenUsage {
   readonly inputTokenCount: number | null;
   readonly outputTokenCount: number | null;
   readonly totalTokenCount: number | null;
+  /** Input tokens read from the provider's prompt cache (part of `inputTokenCount`). */
+  readonly cacheReadInputTokenCount: number | null;
+  /** Input tokens written to the provider's prompt cache (part of `inputTokenCount`). */
+  readonly cacheWriteInputTokenCount: number | null;
+  /** Output tokens spent on reasoning (part of `outputTokenCount`). */
+  readonly reasoningTokenCount: number | null;
+}
+
+/** The optional details of a `TokenUsage`, as `tokenUsage()` takes them. */
+export interface TokenUsageDetails {
+  readonly cacheReadInputTokenCount?: number | null;
+  readonly cacheWriteInputTokenCount?: number | null;
+  readonly reasoningTokenCount?: number | null;
 }
 
 /** Why the model stopped. */
 export type FinishReason = 'STOP' | 'LENGTH' | 'TOOL_EXECUTION' | 'CONTENT_FILTER' | 'OTHER';
 
-/** What the provider said about the response besides its content. */
+/**
+ * What the provider said about the response besides its content. Every field is null when the
+ * provider did not say (and, for the finish reasons, on a failed or cancelled stream's partial).
+ */
 export interface ChatResponseMetadata {
   readonly id: string | null;
   readonly modelName: string | null;
   readonly tokenUsage: TokenUsage | null;
   readonly finishReason: FinishReason | null;
+  /** The provider's own finish reason as sent (`end_turn`, `pause_turn`, `length`, `MAX_TOKENS`, `completed` …). */
+  readonly providerFinishReason: string | null;
+  /** The provider's own usage object as sent (Anthropic: `message_start` usage shallow-merged with `message_delta` usage). */
+  readonly providerUsage: JsonRecord | null;
+  /** The provider's other response-level fields as sent (which ones: each provider's `*-metadata.ts`). */
+  readonly providerMetadata: JsonRecord | null;
 }
 
 /** The assistant's message: ordered parts plus views derived from them. */

@@ -10,8 +10,10 @@ import type {
   PartialThinking,
   PartialToolCall,
   TokenUsage,
+  TokenUsageDetails,
   ToolExecutionRequest,
 } from './types';
+import { frozenJsonObject } from './frozen-json';
 
 // These factories run once per streamed token: validation is a handful of typeof checks, and
 // the result is one frozen object (no copies, no defensive cloning of strings).
@@ -132,28 +134,51 @@ function checkCount(field: string, value: number | null | undefined): number | n
 
 /**
  * A validated, frozen `TokenUsage`. Counts are integers ≥ 0 or null (not reported); `total`
- * defaults to `input + output` when both are known, else null.
+ * defaults to `input + output` when both are known, else null. The details (cache read, cache
+ * write, reasoning) default to null: not reported.
  */
-export function tokenUsage(input: number | null, output: number | null, total?: number | null): TokenUsage {
+export function tokenUsage(input: number | null, output: number | null, total?: number | null, details: TokenUsageDetails = {}): TokenUsage {
   const inputTokenCount = checkCount('inputTokenCount', input);
   const outputTokenCount = checkCount('outputTokenCount', output);
   let totalTokenCount = checkCount('totalTokenCount', total);
   if (totalTokenCount === null && inputTokenCount !== null && outputTokenCount !== null) {
     totalTokenCount = inputTokenCount + outputTokenCount;
   }
-  return Object.freeze({ inputTokenCount, outputTokenCount, totalTokenCount });
+  if (details === null || typeof details !== 'object') {
+    throw new TypeError(`Expected token usage details to be an object, got ${describeValue(details)}`);
+  }
+  return Object.freeze({
+    inputTokenCount,
+    outputTokenCount,
+    totalTokenCount,
+    cacheReadInputTokenCount: checkCount('cacheReadInputTokenCount', details.cacheReadInputTokenCount),
+    cacheWriteInputTokenCount: checkCount('cacheWriteInputTokenCount', details.cacheWriteInputTokenCount),
+    reasoningTokenCount: checkCount('reasoningTokenCount', details.reasoningTokenCount),
+  });
 }
 
 const FINISH_REASONS: ReadonlySet<string> = new Set<FinishReason>(['STOP', 'LENGTH', 'TOOL_EXECUTION', 'CONTENT_FILTER', 'OTHER']);
 
 /**
- * A validated, frozen `ChatResponseMetadata`; every field defaults to null.
+ * What `responseMetadata` takes: the fields of a `ChatResponseMetadata`, each optional; the
+ * provider objects may be any plain JSON object (as parsed from the wire), copied on the way in.
  */
-export function responseMetadata(fields: Partial<ChatResponseMetadata> = {}): ChatResponseMetadata {
+export type ResponseMetadataFields = Partial<Omit<ChatResponseMetadata, 'providerUsage' | 'providerMetadata'>> & {
+  readonly providerUsage?: { readonly [key: string]: unknown } | null;
+  readonly providerMetadata?: { readonly [key: string]: unknown } | null;
+};
+
+/**
+ * A validated, frozen `ChatResponseMetadata`; every field defaults to null. `providerUsage` and
+ * `providerMetadata` must be plain JSON objects; they are kept as deep-frozen copies whose keys
+ * are all own keys (`frozenJsonCopy`).
+ */
+export function responseMetadata(fields: ResponseMetadataFields = {}): ChatResponseMetadata {
   const id = fields.id ?? null;
   const modelName = fields.modelName ?? null;
   const tokenUsageValue = fields.tokenUsage ?? null;
   const finishReason = fields.finishReason ?? null;
+  const providerFinishReason = fields.providerFinishReason ?? null;
   if (id !== null && typeof id !== 'string') throw new TypeError(`Expected metadata id to be a string or null, got ${describeValue(id)}`);
   if (modelName !== null && typeof modelName !== 'string') {
     throw new TypeError(`Expected metadata modelName to be a string or null, got ${describeValue(modelName)}`);
@@ -164,7 +189,18 @@ export function responseMetadata(fields: Partial<ChatResponseMetadata> = {}): Ch
   if (finishReason !== null && !FINISH_REASONS.has(finishReason)) {
     throw new TypeError(`Expected metadata finishReason to be one of ${[...FINISH_REASONS].join(', ')} or null, got ${describeValue(finishReason)}`);
   }
-  return Object.freeze({ id, modelName, tokenUsage: tokenUsageValue, finishReason });
+  if (providerFinishReason !== null && typeof providerFinishReason !== 'string') {
+    throw new TypeError(`Expected metadata providerFinishReason to be a string or null, got ${describeValue(providerFinishReason)}`);
+  }
+  return Object.freeze({
+    id,
+    modelName,
+    tokenUsage: tokenUsageValue,
+    finishReason,
+    providerFinishReason,
+    providerUsage: frozenJsonObject(fields.providerUsage, 'metadata providerUsage'),
+    providerMetadata: frozenJsonObject(fields.providerMetadata, 'metadata providerMetadata'),
+  });
 }
 
 const NO_ATTRIBUTES: Readonly<Record<string, string>> = Object.freeze({});

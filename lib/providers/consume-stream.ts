@@ -417,7 +417,7 @@ class StreamRun {
     }
   }
 
-  /** What was aggregated, with the id and model the mapper saw before the stream broke off. */
+  /** What was aggregated, with the id, model and usage the mapper saw before the stream broke off. */
   private partial(): ChatResponse {
     const partial = this.bridge.partialResponse();
     const known = this.mapper?.metadataSoFar?.();
@@ -425,7 +425,14 @@ class StreamRun {
     const metadata = partial.metadata;
     return chatResponse(
       partial.aiMessage,
-      responseMetadata({ ...metadata, id: metadata.id ?? known.id, modelName: metadata.modelName ?? known.modelName }),
+      responseMetadata({
+        ...metadata,
+        id: metadata.id ?? known.id,
+        modelName: metadata.modelName ?? known.modelName,
+        tokenUsage: metadata.tokenUsage ?? known.tokenUsage ?? null,
+        providerUsage: metadata.providerUsage ?? known.providerUsage ?? null,
+        providerMetadata: metadata.providerMetadata ?? known.providerMetadata ?? null,
+      }),
     );
   }
 }

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { MessageAggregator } from '../../lib/aggregate/message-aggregator';
+import { tokenUsage } from '../../lib/handler/values';
 import { reasoningPart, textPart, toolCallPart } from '../../lib/parts/factories';
 import { StreamingParts } from '../../lib/parts/streaming-parts';
 import { streamedMessageArb } from './message-arbitraries';
@@ -43,13 +44,13 @@ describe('MessageAggregator#addIndexed and #addMetadata (internal fast paths)', 
 
   it('records metadata without parts', () => {
     const aggregator = new MessageAggregator();
-    aggregator.addMetadata({ id: 'r1', modelName: 'm', usage: { inputTokenCount: 1, outputTokenCount: 2, totalTokenCount: 3 } });
+    aggregator.addMetadata({ id: 'r1', modelName: 'm', usage: tokenUsage(1, 2, 3) });
     aggregator.addMetadata({ finishReason: 'TOOL_EXECUTION' });
     expect(aggregator.result()).to.deep.equal({
       id: 'r1',
       modelName: 'm',
       parts: [],
-      usage: { inputTokenCount: 1, outputTokenCount: 2, totalTokenCount: 3 },
+      usage: tokenUsage(1, 2, 3),
       finishReason: 'TOOL_EXECUTION',
     });
   });

@@ -310,10 +310,18 @@ describe('MessageAggregator', () => {
   });
 
   describe('usage and metadata', () => {
-    const usage = (input: number | null, output: number | null, total: number | null) => ({
+    const usage = (
+      input: number | null,
+      output: number | null,
+      total: number | null,
+      [cacheRead, cacheWrite, reasoning]: ReadonlyArray<number | null> = [null, null, null],
+    ) => ({
       inputTokenCount: input,
       outputTokenCount: output,
       totalTokenCount: total,
+      cacheReadInputTokenCount: cacheRead,
+      cacheWriteInputTokenCount: cacheWrite,
+      reasoningTokenCount: reasoning,
     });
 
     it('keeps the last positive value per field', () => {
@@ -333,6 +341,24 @@ describe('MessageAggregator', () => {
 
     it('reports null usage when no chunk reported any tokens', () => {
       expect(aggregate([{ parts: [], usage: usage(0, null, 0) }, { parts: [] }]).usage).to.equal(null);
+    });
+
+    it('keeps per detail (cache read, cache write, reasoning) the last value reported, 0 included', () => {
+      const result = aggregate([
+        { parts: [], usage: usage(10, 1, 11, [4, 2, 1]) },
+        { parts: [], usage: usage(10, 5, 15, [0, null, 3]) },
+        { parts: [], usage: usage(null, null, null, [null, null, null]) },
+      ]);
+      expect(result.usage).to.deep.equal(usage(10, 5, 15, [0, 2, 3]));
+    });
+
+    it('reports usage when a chunk reported only a detail', () => {
+      expect(aggregate([{ parts: [], usage: usage(null, null, null, [null, 0, null]) }]).usage).to.deep.equal(usage(null, null, null, [null, 0, null]));
+    });
+
+    it('reads a usage object made without the details as reporting none', () => {
+      const legacy = { inputTokenCount: 2, outputTokenCount: 3, totalTokenCount: 5 } as unknown as ReturnType<typeof usage>;
+      expect(aggregate([{ parts: [], usage: legacy }]).usage).to.deep.equal(usage(2, 3, 5));
     });
 
     it('keeps a field null that was never reported', () => {

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import type { AggregationChunk } from '../../lib/aggregate/message-aggregator';
+import { tokenUsage } from '../../lib/handler/values';
 import { reasoningPart, textPart, toolCallPart } from '../../lib/parts/factories';
 import { StreamingPartIndexer } from '../../lib/parts/streaming-part-indexer';
 import type { MessagePart, OpaquePayload } from '../../lib/parts/types';
@@ -98,7 +99,7 @@ function stream(gen: fc.GeneratorValue, items: readonly Item[], id: string | und
   let at = 0;
   while (at < stamped.length) {
     if (gen(fc.integer, { min: 0, max: 4 }) === 0) {
-      chunks.push({ id, parts: [], usage: { inputTokenCount: 3, outputTokenCount: at + 1, totalTokenCount: null } });
+      chunks.push({ id, parts: [], usage: tokenUsage(3, at + 1, null) });
     }
     const size = gen(fc.integer, { min: 1, max: 3 });
     chunks.push({ id, parts: stamped.slice(at, at + size) });

@@ -101,8 +101,25 @@ describe('partstream replay (the embedded recording)', () => {
       metadata: {
         id: 'msg_01PsDemoReplay7Vb2Qk4Zt9',
         modelName: 'claude-sonnet-4-5-20250929',
-        tokenUsage: { inputTokenCount: 1873, outputTokenCount: 214, totalTokenCount: 2087 },
+        tokenUsage: {
+          inputTokenCount: 1873,
+          outputTokenCount: 214,
+          totalTokenCount: 2087,
+          cacheReadInputTokenCount: 0,
+          cacheWriteInputTokenCount: 0,
+          reasoningTokenCount: null,
+        },
         finishReason: 'TOOL_EXECUTION',
+        providerFinishReason: 'tool_use',
+        providerUsage: {
+          input_tokens: 1873,
+          cache_creation_input_tokens: 0,
+          cache_read_input_tokens: 0,
+          output_tokens: 214,
+          service_tier: 'standard',
+          server_tool_use: { web_search_requests: 1 },
+        },
+        providerMetadata: { stop_sequence: null },
       },
     });
   });
@@ -134,7 +151,7 @@ describe('partstream replay (the embedded recording)', () => {
         '  3. unknown     anthropic/web_search_tool_result {"type":"web_search_tool_result","tool_use_id":"srvtoolu_01DemoWebSea…',
         '  4. text        "I found no closure notice for the Pont des Arts this weekend, so it should be open as usual — let me …',
         `  5. tool_call   get_weather toolu_01DemoGetWeather9Xq2 ${ARGUMENTS}`,
-        'usage: 1873 input, 214 output, 2087 total tokens',
+        'usage: 1873 input, 214 output, 2087 total tokens (cache read 0, cache write 0)',
         'finish reason: TOOL_EXECUTION',
         'id: msg_01PsDemoReplay7Vb2Qk4Zt9   model: claude-sonnet-4-5-20250929',
         '',

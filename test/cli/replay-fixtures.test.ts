@@ -13,6 +13,8 @@ interface ManifestEntry {
     readonly toolCalls: readonly { readonly id: string | null; readonly name: string; readonly arguments: string }[];
     readonly error: string | null;
     readonly terminal: string | null;
+    readonly usage: Record<string, unknown> | null;
+    readonly normalized?: { readonly finishReason: string | null; readonly providerFinishReason: string | null; readonly tokenUsage: Record<string, unknown> | null };
   };
 }
 
@@ -45,8 +47,9 @@ describe('partstream replay --json over the recorded fixtures', function () {
         const run = await runCli(['replay', path.join(FIXTURES_DIR, entry.file), '--json']);
         const events = jsonEvents(run.stdout);
         const last = events[events.length - 1];
-        const response = (last.response ?? { aiMessage: {} }) as {
+        const response = (last.response ?? { aiMessage: {}, metadata: {} }) as {
           aiMessage: { text: string | null; thinking: string | null; toolExecutionRequests: Summary['toolCalls'] };
+          metadata: Record<string, unknown>;
         };
         const actual: Summary = {
           status: run.status,
@@ -62,6 +65,10 @@ describe('partstream replay --json over the recorded fixtures', function () {
           thinking: expected.reasoning,
           toolCalls: expected.toolCalls.map((call) => ({ id: call.id, name: call.name, arguments: call.arguments })),
         });
+        // The metadata is printed whole: finish reasons and usage as the manifest expects them.
+        expect(expected.normalized, 'manifest expected.normalized').to.not.equal(undefined);
+        const { finishReason, providerFinishReason, tokenUsage, providerUsage } = response.metadata;
+        expect({ finishReason, providerFinishReason, tokenUsage, providerUsage }).to.deep.equal({ ...expected.normalized, providerUsage: expected.usage });
         // The deltas printed before the end add up to the final text.
         const streamed = events.filter((event) => event.event === 'partialResponse').map((event) => event.text as string);
         expect(streamed.length === 0 ? null : streamed.join('')).to.equal(expected.text);
@@ -106,10 +113,10 @@ describe('partstream replay --json over the recorded fixtures', function () {
     );
   });
 
-  it('names each event with one of the seven SPEC §9 event names', async function () {
+  it('names each event with one of the seven SPEC §9 event names', async () => {
     const entry = manifest.find((candidate) => candidate.file === 'openai-responses/reasoning-encrypted-1.sse');
-    if (entry === undefined) this.skip();
-    const run = await runCli(['replay', path.join(FIXTURES_DIR, entry.file), '--json']);
+    expect(entry, 'manifest entry openai-responses/reasoning-encrypted-1.sse').to.not.equal(undefined);
+    const run = await runCli(['replay', path.join(FIXTURES_DIR, entry!.file), '--json']);
     const names = new Set(jsonEvents(run.stdout).map((event) => event.event));
     const known = ['partialResponse', 'partialThinking', 'partialToolCall', 'completeToolCall', 'unmappedRawEvent', 'completeResponse', 'error'];
     expect([...names].filter((name) => !known.includes(name))).to.deep.equal([]);

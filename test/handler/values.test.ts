@@ -83,13 +83,30 @@ describe('completeToolCall', () => {
 });
 
 describe('tokenUsage', () => {
+  const NO_DETAILS = { cacheReadInputTokenCount: null, cacheWriteInputTokenCount: null, reasoningTokenCount: null };
+
   it('derives the total from input and output when both are known', () => {
-    expect(tokenUsage(10, 5)).to.deep.equal({ inputTokenCount: 10, outputTokenCount: 5, totalTokenCount: 15 });
+    expect(tokenUsage(10, 5)).to.deep.equal({ inputTokenCount: 10, outputTokenCount: 5, totalTokenCount: 15, ...NO_DETAILS });
   });
 
   it('keeps an explicit total and leaves it null when a side is unknown', () => {
-    expect(tokenUsage(10, 5, 20)).to.deep.equal({ inputTokenCount: 10, outputTokenCount: 5, totalTokenCount: 20 });
-    expect(tokenUsage(null, 5)).to.deep.equal({ inputTokenCount: null, outputTokenCount: 5, totalTokenCount: null });
+    expect(tokenUsage(10, 5, 20)).to.deep.equal({ inputTokenCount: 10, outputTokenCount: 5, totalTokenCount: 20, ...NO_DETAILS });
+    expect(tokenUsage(null, 5)).to.deep.equal({ inputTokenCount: null, outputTokenCount: 5, totalTokenCount: null, ...NO_DETAILS });
+  });
+
+  it('keeps the details given, 0 included, and leaves the others null', () => {
+    expect(tokenUsage(10, 5, null, { cacheReadInputTokenCount: 0, reasoningTokenCount: 3 })).to.deep.equal({
+      inputTokenCount: 10,
+      outputTokenCount: 5,
+      totalTokenCount: 15,
+      cacheReadInputTokenCount: 0,
+      cacheWriteInputTokenCount: null,
+      reasoningTokenCount: 3,
+    });
+  });
+
+  it('rejects a detail that is not a count, naming it', () => {
+    expect(() => tokenUsage(1, 1, null, { cacheWriteInputTokenCount: -4 })).to.throw(TypeError, 'Expected token usage cacheWriteInputTokenCount to be an integer ≥ 0 or null, got number -4');
   });
 
   it('rejects negative and fractional counts', () => {
@@ -122,9 +139,38 @@ describe('aiMessage / chatResponse / responseMetadata', () => {
 
   it('builds a frozen response with all-null metadata by default', () => {
     const response = chatResponse(aiMessage([textPart('x')]));
-    expect(response.metadata).to.deep.equal({ id: null, modelName: null, tokenUsage: null, finishReason: null });
+    expect(response.metadata).to.deep.equal({
+      id: null,
+      modelName: null,
+      tokenUsage: null,
+      finishReason: null,
+      providerFinishReason: null,
+      providerUsage: null,
+      providerMetadata: null,
+    });
     expect(Object.isFrozen(response)).to.equal(true);
     expect(Object.isFrozen(response.aiMessage.parts)).to.equal(true);
+  });
+
+  it('keeps provider objects as deep-frozen copies whose __proto__ keys stay own keys', () => {
+    const sent = JSON.parse('{"service_tier":"flex","__proto__":{"polluted":true},"nested":{"constructor":{"prototype":1}}}') as Record<string, unknown>;
+    const metadata = responseMetadata({ providerFinishReason: 'pause_turn', providerUsage: sent, providerMetadata: { list: [{ a: 1 }] } });
+    expect(metadata.providerFinishReason).to.equal('pause_turn');
+    expect(metadata.providerUsage).to.not.equal(sent);
+    expect(Object.keys(metadata.providerUsage ?? {})).to.deep.equal(['service_tier', '__proto__', 'nested']);
+    expect(Object.getPrototypeOf(metadata.providerUsage)).to.equal(Object.prototype);
+    expect(({} as Record<string, unknown>).polluted).to.equal(undefined);
+    expect(Object.isFrozen(metadata.providerUsage) && Object.isFrozen(metadata.providerUsage?.nested) && Object.isFrozen(metadata.providerMetadata?.list)).to.equal(true);
+    expect(JSON.stringify(metadata.providerUsage)).to.equal(JSON.stringify(sent));
+  });
+
+  it('rejects provider objects that are not plain JSON objects, naming the field', () => {
+    expect(() => responseMetadata({ providerUsage: [1] as never })).to.throw(TypeError, /metadata providerUsage to be a plain JSON object or null, got/);
+    expect(() => responseMetadata({ providerMetadata: { at: new Date(0) } })).to.throw(TypeError, /metadata providerMetadata to hold only JSON values/);
+    const cyclic: Record<string, unknown> = {};
+    cyclic.self = cyclic;
+    expect(() => responseMetadata({ providerMetadata: cyclic })).to.throw(TypeError, /circular/);
+    expect(() => responseMetadata({ providerFinishReason: 7 as never })).to.throw(TypeError, /providerFinishReason to be a string or null, got number 7/);
   });
 
   it('rejects an unknown finish reason', () => {

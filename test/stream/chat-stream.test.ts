@@ -223,7 +223,7 @@ describe('ChatStream', () => {
         textPart('Hi'),
         toolCallPart({ id: 'call_1', type: 'function', name: 'f', arguments: '{"x":1}' }),
       ]);
-      expect(final.metadata).to.deep.equal(metadata);
+      expect(final.metadata).to.deep.equal({ ...metadata, providerFinishReason: null, providerUsage: null, providerMetadata: null });
     });
 
     it('rejects with the stream error', async () => {

@@ -10,6 +10,7 @@ import { stringifyJson } from '../shared/stringify-json';
 import { ToolCallAccumulator, type ToolCallCompletion } from '../shared/tool-call-accumulator';
 import { truncatedStreamError } from '../shared/truncated-stream-error';
 import { AnthropicBlocks } from './anthropic-blocks';
+import { AnthropicMetadata } from './anthropic-metadata';
 import { AnthropicUsageTracker } from './anthropic-usage';
 import type { AnthropicBlockDelta, AnthropicContentBlock, AnthropicStreamEvent } from './anthropic-wire';
 import { mapAnthropicStopReason } from './map-anthropic-stop-reason';
@@ -47,9 +48,12 @@ function payload(kind: 'signature' | 'redacted_thinking', data: string): OpaqueP
  *   it completes a tool call), `content_block_stop` of other blocks, server-side blocks and their
  *   deltas, `citations_delta`, unknown events, frames that are not JSON objects.
  * - `error` events → `onError` with a `provider` `StreamError` (code = the error's `type`).
- * - Usage: `message_start` and `message_delta` usage merged per field; id and model from
- *   `message_start`; finish reason: `stop_reason` mapped by `mapAnthropicStopReason`, then
- *   resolved against the tool calls (`resolveFinishReason`).
+ * - Usage: `message_start` and `message_delta` usage merged as `AnthropicUsageTracker` says
+ *   (the merged object kept as sent in `providerUsage`); id and model from `message_start`;
+ *   finish reason: `stop_reason` mapped by `mapAnthropicStopReason` and resolved against the
+ *   completed tool calls (`resolveFinishReason`: `max_tokens` stays LENGTH, `pause_turn` OTHER,
+ *   completed tool calls make a stop TOOL_EXECUTION), `providerFinishReason` = `stop_reason` as
+ *   sent; `providerMetadata` as `AnthropicMetadata` describes.
  */
 export class AnthropicMapper implements StreamMapper<SseFrame> {
   private readonly toolCalls = new ToolCallAccumulator<number>();
@@ -57,6 +61,7 @@ export class AnthropicMapper implements StreamMapper<SseFrame> {
   private readonly startInputs = new Map<number, string>();
   private readonly usage = new AnthropicUsageTracker();
   private readonly blocks = new AnthropicBlocks();
+  private readonly metadata = new AnthropicMetadata();
   private id: string | null = null;
   private model: string | null = null;
   private stopReason: string | null = null;
@@ -90,6 +95,7 @@ export class AnthropicMapper implements StreamMapper<SseFrame> {
       case 'message_delta':
         this.stopReason = nonEmptyString(event.delta?.stop_reason) ?? this.stopReason;
         this.usage.merge(event.usage);
+        this.metadata.noteMessageDelta(event as JsonObject);
         return false;
       case 'message_stop':
         this.stopSeen = true;
@@ -108,7 +114,13 @@ export class AnthropicMapper implements StreamMapper<SseFrame> {
 
   /** The id and model seen so far, for the partial response of a failed or cancelled stream. */
   metadataSoFar(): ChatResponseMetadata {
-    return responseMetadata({ id: this.id, modelName: this.model });
+    return responseMetadata({
+      id: this.id,
+      modelName: this.model,
+      tokenUsage: this.usage.tokenUsage(),
+      providerUsage: this.usage.providerUsage(),
+      providerMetadata: this.metadata.providerMetadata(),
+    });
   }
 
   /** Completes the response, or fails a stream that ended before `message_stop` or mid-frame. */
@@ -129,6 +141,7 @@ export class AnthropicMapper implements StreamMapper<SseFrame> {
     this.id = nonBlankString(message.id) ?? this.id;
     this.model = nonBlankString(message.model) ?? this.model;
     this.usage.merge(message.usage);
+    this.metadata.noteMessage(message);
   }
 
   private onBlockStart(event: AnthropicStreamEvent, target: MapperTarget): void {
@@ -258,6 +271,9 @@ export class AnthropicMapper implements StreamMapper<SseFrame> {
         modelName: this.model,
         tokenUsage: this.usage.tokenUsage(),
         finishReason: this.toolCalls.finishReason(mapAnthropicStopReason(this.stopReason)),
+        providerFinishReason: this.stopReason,
+        providerUsage: this.usage.providerUsage(),
+        providerMetadata: this.metadata.providerMetadata(),
       }),
     );
   }

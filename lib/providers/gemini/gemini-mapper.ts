@@ -6,6 +6,7 @@ import { ToolCallAccumulator } from '../shared/tool-call-accumulator';
 import { truncatedStreamError } from '../shared/truncated-stream-error';
 import { StreamError } from '../stream-error';
 import type { MapperTarget, SseFrame, StreamMapper } from '../types';
+import { GeminiMetadata } from './gemini-metadata';
 import { geminiUsage } from './gemini-usage';
 import type { GeminiCandidate, GeminiChunk, GeminiFunctionCall, GeminiPart } from './gemini-wire';
 import { mapGeminiFinishReason } from './map-gemini-finish-reason';
@@ -55,7 +56,12 @@ function firstCandidate(candidates: unknown): GeminiCandidate | null {
  *   whose path the `PartialArgsAssembler` refuses (unreadable, an index that skips ahead of its
  *   array, a member already set) is left out of the arguments and its chunk surfaces raw.
  * - `finishReason` (the last one wins; a stream may carry several) and the last `usageMetadata`
- *   with counts go into the metadata; the stream completes when the bytes end after a finish
+ *   with counts go into the metadata: `providerFinishReason` as sent, the finish reason mapped
+ *   by `mapGeminiFinishReason` and resolved by `resolveFinishReason` (completed function calls
+ *   make `STOP` TOOL_EXECUTION; `MAX_TOKENS` stays LENGTH), `geminiUsage` of the usage and the
+ *   object as sent in `providerUsage`, `providerMetadata` as `GeminiMetadata` describes (a
+ *   prompt blocked without any `finishReason` has `providerFinishReason` null; its reason is in
+ *   `providerMetadata.promptFeedback`). The stream completes when the bytes end after a finish
  *   reason (or after a `promptFeedback.blockReason`: `CONTENT_FILTER`), and is reported as
  *   truncated otherwise. A chunk with an `error` object ends it with one `onError`.
  * - Parts of other kinds (`toolCall`, `toolResponse`, `executableCode`, `codeExecutionResult`,
@@ -73,6 +79,9 @@ export class GeminiMapper implements StreamMapper<SseFrame> {
   private id: string | null = null;
   private model: string | null = null;
   private usage: TokenUsage | null = null;
+  /** The `usageMetadata` that `usage` was read from, as sent. */
+  private usageSent: JsonObject | null = null;
+  private readonly metadata = new GeminiMetadata();
   private finishReason: string | null = null;
   private blocked = false;
   private ended = false;
@@ -90,10 +99,16 @@ export class GeminiMapper implements StreamMapper<SseFrame> {
     }
     this.id = str(chunk.responseId) ?? this.id;
     this.model = str(chunk.modelVersion) ?? this.model;
-    this.usage = geminiUsage(chunk.usageMetadata) ?? this.usage;
+    this.metadata.noteChunk(chunk as JsonObject);
+    const usage = geminiUsage(chunk.usageMetadata);
+    if (usage !== null) {
+      this.usage = usage;
+      this.usageSent = chunk.usageMetadata as JsonObject;
+    }
     if (isJsonObject(chunk.promptFeedback) && str(chunk.promptFeedback.blockReason) !== null) this.blocked = true;
     const candidate = firstCandidate(chunk.candidates);
     if (candidate === null) return false;
+    this.metadata.noteCandidate(candidate as JsonObject);
     this.mapped = false;
     let unmapped = false;
     const parts = isJsonObject(candidate.content) ? candidate.content.parts : undefined;
@@ -111,7 +126,13 @@ export class GeminiMapper implements StreamMapper<SseFrame> {
 
   /** The id and model seen so far, for the partial response of a failed or cancelled stream. */
   metadataSoFar(): ChatResponseMetadata {
-    return responseMetadata({ id: this.id, modelName: this.model });
+    return responseMetadata({
+      id: this.id,
+      modelName: this.model,
+      tokenUsage: this.usage,
+      providerUsage: this.usageSent,
+      providerMetadata: this.metadata.providerMetadata(),
+    });
   }
 
   /**
@@ -130,7 +151,15 @@ export class GeminiMapper implements StreamMapper<SseFrame> {
     if (mapped === 'LENGTH') this.abandonStreamingCall(target);
     else this.completeStreamingCall(target);
     const finishReason = this.calls.finishReason(mapped);
-    const metadata = responseMetadata({ id: this.id, modelName: this.model, tokenUsage: this.usage, finishReason });
+    const metadata = responseMetadata({
+      id: this.id,
+      modelName: this.model,
+      tokenUsage: this.usage,
+      finishReason,
+      providerFinishReason: this.finishReason,
+      providerUsage: this.usageSent,
+      providerMetadata: this.metadata.providerMetadata(),
+    });
     this.ended = true;
     target.handler.onCompleteResponse(chatResponse(aiMessage([]), metadata));
   }

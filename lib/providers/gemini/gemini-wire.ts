@@ -46,6 +46,8 @@ export interface GeminiUsageMetadata {
   readonly promptTokenCount?: unknown;
   readonly candidatesTokenCount?: unknown;
   readonly thoughtsTokenCount?: unknown;
+  readonly toolUsePromptTokenCount?: unknown;
+  readonly cachedContentTokenCount?: unknown;
   readonly totalTokenCount?: unknown;
 }
 

@@ -1,13 +1,14 @@
 import type { StreamingHandle, ChatResponseMetadata } from '../../handler/types';
 import { aiMessage, chatResponse, partialResponse, partialThinking, responseMetadata } from '../../handler/values';
-import { isJsonObject } from '../shared/read-json';
+import { isJsonObject, type JsonObject } from '../shared/read-json';
 import { stringifyJson } from '../shared/stringify-json';
 import { ToolCallAccumulator } from '../shared/tool-call-accumulator';
 import { truncatedStreamError } from '../shared/truncated-stream-error';
 import { StreamError } from '../stream-error';
 import type { MapperTarget, StreamMapper } from '../types';
 import { mapOllamaFinishReason } from './map-ollama-finish-reason';
-import { ollamaUsage } from './ollama-usage';
+import { ollamaMetadata } from './ollama-metadata';
+import { ollamaProviderUsage, ollamaUsage } from './ollama-usage';
 import type { OllamaLine, OllamaMessage, OllamaToolCall } from './ollama-wire';
 
 function str(value: unknown): string | null {
@@ -34,8 +35,11 @@ function errorMessage(error: unknown): string {
  *   and id null (unless the server sends one), their argument objects serialised to JSON text;
  *   a call without a name is kept incomplete (`ToolCallAccumulator`). A `done_reason` of
  *   `length` finishes LENGTH even when calls were made (they came whole, so they are complete).
- * - The `done: true` line ends the stream with a complete response (model, `done_reason`,
- *   `prompt_eval_count` / `eval_count` as usage), delivered while mapping that line; `map`
+ * - The `done: true` line ends the stream with a complete response, delivered while mapping that
+ *   line: model; `done_reason` as `providerFinishReason`, mapped by `mapOllamaFinishReason` and
+ *   resolved against the completed calls (`resolveFinishReason`: completed tool calls make `stop`
+ *   TOOL_EXECUTION); `ollamaUsage` as usage, the line's counts and timings as `providerUsage`
+ *   (`ollamaProviderUsage`), its other fields as `providerMetadata` (`ollamaMetadata`). `map`
  *   returns true there, and `end` reports a stream without it as truncated.
  * - A line with `error` ends the stream with one `onError` (a `StreamError` of kind `provider`).
  * - A line that maps nothing (no message, e.g. an `/api/generate` line, or an empty one) surfaces raw.
@@ -63,10 +67,14 @@ export class OllamaMapper implements StreamMapper<unknown> {
       target.handler.onUnmappedRawEvent?.(line);
     }
     if (event.done !== true) return false;
+    const doneReason = str(event.done_reason);
     const metadata = responseMetadata({
       modelName: this.model,
       tokenUsage: ollamaUsage(event),
-      finishReason: this.calls.finishReason(mapOllamaFinishReason(str(event.done_reason))),
+      finishReason: this.calls.finishReason(mapOllamaFinishReason(doneReason)),
+      providerFinishReason: doneReason,
+      providerUsage: ollamaProviderUsage(line as JsonObject),
+      providerMetadata: ollamaMetadata(line as JsonObject),
     });
     this.ended = true;
     target.handler.onCompleteResponse(chatResponse(aiMessage([]), metadata));

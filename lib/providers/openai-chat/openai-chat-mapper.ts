@@ -7,6 +7,7 @@ import { isJsonObject, nonBlankString, nonEmptyString, parseJsonObject, type Jso
 import { ToolCallAccumulator } from '../shared/tool-call-accumulator';
 import { truncatedStreamError } from '../shared/truncated-stream-error';
 import { mapOpenAIChatFinishReason } from './map-openai-chat-finish-reason';
+import { OpenAIChatMetadata } from './openai-chat-metadata';
 import { openAIChatTokenUsage } from './openai-chat-usage';
 import { deliverReasoningDetails } from './openrouter-reasoning-details';
 import type { ChatChoiceDelta, ChatCompletionChunk, ChatDelta, ChatToolCallDelta } from './openai-chat-wire';
@@ -43,10 +44,12 @@ const FUNCTION_CALL_KEY = -1;
  *   may still end without `[DONE]`). Ending without either, or mid-frame, fails with `truncated`.
  * - A finish reason of `length` cuts the calls still open: they never complete and are kept
  *   incomplete (`ToolCallAccumulator`); so is a call that never got a name.
- * - Finish reason: CONTENT_FILTER after a refusal, else `finish_reason` mapped by
+ * - Finish reason: CONTENT_FILTER after a refusal, else choice 0's `finish_reason` mapped by
  *   `mapOpenAIChatFinishReason`, then resolved against the completed calls
  *   (`resolveFinishReason`: LENGTH stays LENGTH, else TOOL_EXECUTION once a call completed, and a
- *   `tool_calls` finish with no call completed is OTHER).
+ *   `tool_calls` finish with no call completed is OTHER); `providerFinishReason` is that
+ *   `finish_reason` as sent. Usage: the last `usage` object with counts (`openAIChatTokenUsage`),
+ *   kept as sent in `providerUsage`; `providerMetadata` as `OpenAIChatMetadata` describes.
  */
 export class OpenAIChatMapper implements StreamMapper<SseFrame> {
   private readonly toolCalls = new ToolCallAccumulator<number>();
@@ -58,6 +61,11 @@ export class OpenAIChatMapper implements StreamMapper<SseFrame> {
   private id: string | null = null;
   private model: string | null = null;
   private usage: TokenUsage | null = null;
+  /** The usage object `usage` was read from, as sent. */
+  private usageSent: JsonObject | null = null;
+  private readonly envelope = new OpenAIChatMetadata();
+  private firstNoted = false;
+  private finishNoted = false;
   private finishReason: string | null = null;
   private finishSeen = false;
   private doneSeen = false;
@@ -89,12 +97,22 @@ export class OpenAIChatMapper implements StreamMapper<SseFrame> {
         if (isJsonObject(choice) && (choice.index === 0 || choice.index === undefined)) this.mapChoice(choice as ChatChoiceDelta, target);
       }
     }
+    if (this.finishSeen && !this.finishNoted) {
+      this.finishNoted = true;
+      this.envelope.noteFinish(chunk);
+    }
     return false;
   }
 
   /** The id and model seen so far, for the partial response of a failed or cancelled stream. */
   metadataSoFar(): ChatResponseMetadata {
-    return responseMetadata({ id: this.id, modelName: this.model });
+    return responseMetadata({
+      id: this.id,
+      modelName: this.model,
+      tokenUsage: this.usage,
+      providerUsage: this.usageSent,
+      providerMetadata: this.envelope.providerMetadata(),
+    });
   }
 
   /** Completes pending tool calls and the response, or fails a stream that did not finish. */
@@ -113,7 +131,20 @@ export class OpenAIChatMapper implements StreamMapper<SseFrame> {
     // Every chunk repeats id and model: only a changed value needs a look.
     if (chunk.id !== this.id) this.id = nonBlankString(chunk.id) ?? this.id;
     if (chunk.model !== this.model) this.model = nonBlankString(chunk.model) ?? this.model;
-    if (chunk.usage !== undefined && chunk.usage !== null) this.usage = openAIChatTokenUsage(chunk.usage) ?? this.usage;
+    if (!this.firstNoted) {
+      this.firstNoted = true;
+      this.envelope.noteFirst(chunk as JsonObject);
+    }
+    if (chunk.usage !== undefined && chunk.usage !== null) this.noteUsage(chunk);
+  }
+
+  /** Keeps the last usage object that reports a count (some servers send empty ones on every chunk). */
+  private noteUsage(chunk: ChatCompletionChunk): void {
+    const usage = openAIChatTokenUsage(chunk.usage);
+    if (usage === null) return;
+    this.usage = usage;
+    this.usageSent = chunk.usage as JsonObject;
+    this.envelope.noteUsage(chunk as JsonObject);
   }
 
   private mapChoice(choice: ChatChoiceDelta, target: MapperTarget): void {
@@ -216,6 +247,9 @@ export class OpenAIChatMapper implements StreamMapper<SseFrame> {
         modelName: this.model,
         tokenUsage: this.usage,
         finishReason: this.toolCalls.finishReason(finishReason),
+        providerFinishReason: this.finishReason,
+        providerUsage: this.usageSent,
+        providerMetadata: this.envelope.providerMetadata(),
       }),
     );
   }

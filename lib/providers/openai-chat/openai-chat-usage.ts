@@ -1,11 +1,13 @@
 import type { TokenUsage } from '../../handler/types';
 import { tokenUsage } from '../../handler/values';
-import { isJsonObject, tokenCount } from '../shared/read-json';
+import { isJsonObject, nestedTokenCount, tokenCount } from '../shared/read-json';
 
 /**
- * Converts a Chat Completions `usage` object to a `TokenUsage` (`prompt_tokens`,
- * `completion_tokens`, `total_tokens`; the total defaults to their sum); null when the value is
- * not a usage object or reports no count at all.
+ * Converts a Chat Completions `usage` object to a `TokenUsage`: input = `prompt_tokens` (cached
+ * tokens already included), output = `completion_tokens` (reasoning included), total =
+ * `total_tokens` (else their sum); cache read = `prompt_tokens_details.cached_tokens`, reasoning
+ * = `completion_tokens_details.reasoning_tokens`, cache write = null (OpenAI reports none). Null
+ * when the value is not a usage object or reports no count at all.
  */
 export function openAIChatTokenUsage(usage: unknown): TokenUsage | null {
   if (!isJsonObject(usage)) return null;
@@ -13,5 +15,8 @@ export function openAIChatTokenUsage(usage: unknown): TokenUsage | null {
   const output = tokenCount(usage.completion_tokens);
   const total = tokenCount(usage.total_tokens);
   if (input === null && output === null && total === null) return null;
-  return tokenUsage(input, output, total);
+  return tokenUsage(input, output, total, {
+    cacheReadInputTokenCount: nestedTokenCount(usage.prompt_tokens_details, 'cached_tokens'),
+    reasoningTokenCount: nestedTokenCount(usage.completion_tokens_details, 'reasoning_tokens'),
+  });
 }

@@ -7,6 +7,7 @@ import { truncatedStreamError } from '../shared/truncated-stream-error';
 import { StreamError } from '../stream-error';
 import type { MapperTarget, SseFrame, StreamMapper } from '../types';
 import { mapOpenAIResponsesFinishReason } from './map-openai-responses-finish-reason';
+import { openAIResponsesMetadata } from './openai-responses-metadata';
 import { openAIResponsesUsage } from './openai-responses-usage';
 import type { ResponsesError, ResponsesOutputItem, ResponsesResponse, ResponsesStreamEvent } from './openai-responses-wire';
 import { StreamedTextLedger } from './streamed-text-ledger';
@@ -49,7 +50,12 @@ function partKey(kind: string, itemId: unknown, index: unknown): string {
  *   generated image), in stream order; its events still surface raw.
  * - `response.completed` / `response.incomplete` end the stream with a complete response (id,
  *   model, usage, finish reason); `error` and `response.failed` end it with one `onError`
- *   (a `StreamError` of kind `provider`), whichever comes first. `map` returns true at the first
+ *   (a `StreamError` of kind `provider`), whichever comes first. Finish reason: the `status`
+ *   (and `incomplete_details.reason`) mapped by `mapOpenAIResponsesFinishReason`, resolved by
+ *   `resolveFinishReason` (completed tool calls make `completed` TOOL_EXECUTION);
+ *   `providerFinishReason` = `incomplete_details.reason` when present, else `status`. Usage:
+ *   `openAIResponsesUsage` of the response's `usage`, kept as sent in `providerUsage`;
+ *   `providerMetadata` as `openAIResponsesMetadata` describes. `map` returns true at the first
  *   terminal event, so a body holding several responses yields the first one only. The
  *   terminal callback is delivered while mapping that event (so it counts as mapped); `end`
  *   then delivers nothing, and otherwise reports the stream as truncated.
@@ -70,6 +76,8 @@ export class OpenAIResponsesMapper implements StreamMapper<SseFrame> {
   private context: { readonly streamingHandle: StreamingHandle } | null = null;
   private id: string | null = null;
   private model: string | null = null;
+  /** The last response object seen (`response.created` … the terminal one), as sent. */
+  private snapshot: ResponsesResponse | null = null;
   private ended = false;
 
   /** Maps one SSE frame; returns true once a terminal event was seen. */
@@ -135,7 +143,14 @@ export class OpenAIResponsesMapper implements StreamMapper<SseFrame> {
 
   /** The id and model seen so far, for the partial response of a failed or cancelled stream. */
   metadataSoFar(): ChatResponseMetadata {
-    return responseMetadata({ id: this.id, modelName: this.model });
+    const usage = this.snapshot?.usage;
+    return responseMetadata({
+      id: this.id,
+      modelName: this.model,
+      tokenUsage: openAIResponsesUsage(usage),
+      providerUsage: isJsonObject(usage) ? usage : null,
+      providerMetadata: openAIResponsesMetadata(this.snapshot),
+    });
   }
 
   /** Ends the stream: a truncation error unless a terminal event was already mapped. */
@@ -154,6 +169,7 @@ export class OpenAIResponsesMapper implements StreamMapper<SseFrame> {
 
   private remember(response: ResponsesResponse | undefined): void {
     if (!isJsonObject(response)) return;
+    this.snapshot = response;
     this.id = str(response.id) ?? this.id;
     this.model = str(response.model) ?? this.model;
   }
@@ -254,13 +270,23 @@ export class OpenAIResponsesMapper implements StreamMapper<SseFrame> {
   private complete(target: MapperTarget, response: ResponsesResponse | undefined, fallbackStatus: string): void {
     this.remember(response);
     const snapshot: ResponsesResponse = isJsonObject(response) ? response : {};
+    const status = str(snapshot.status) ?? fallbackStatus;
     const incomplete = snapshot.incomplete_details;
-    const mapped = mapOpenAIResponsesFinishReason(str(snapshot.status) ?? fallbackStatus, isJsonObject(incomplete) ? str(incomplete.reason) : null);
+    const incompleteReason = isJsonObject(incomplete) ? str(incomplete.reason) : null;
+    const mapped = mapOpenAIResponsesFinishReason(status, incompleteReason);
     // Calls still open (their done events never came) end before the response does: complete,
     // or cut off when the response stopped at max_output_tokens.
     this.calls.endAll(target, mapped);
-    const finishReason = this.calls.finishReason(mapped);
-    const metadata = responseMetadata({ id: this.id, modelName: this.model, tokenUsage: openAIResponsesUsage(snapshot.usage), finishReason });
+    const usage = snapshot.usage;
+    const metadata = responseMetadata({
+      id: this.id,
+      modelName: this.model,
+      tokenUsage: openAIResponsesUsage(usage),
+      finishReason: this.calls.finishReason(mapped),
+      providerFinishReason: incompleteReason ?? status,
+      providerUsage: isJsonObject(usage) ? usage : null,
+      providerMetadata: openAIResponsesMetadata(isJsonObject(response) ? response : null),
+    });
     this.ended = true;
     target.handler.onCompleteResponse(chatResponse(aiMessage([]), metadata));
   }

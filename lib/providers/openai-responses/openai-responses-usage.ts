@@ -1,20 +1,23 @@
 import type { TokenUsage } from '../../handler/types';
 import { tokenUsage } from '../../handler/values';
+import { nestedTokenCount, tokenCount } from '../shared/read-json';
 import type { ResponsesUsage } from './openai-responses-wire';
 
-function count(value: unknown): number | null {
-  return typeof value === 'number' && Number.isInteger(value) && value >= 0 ? value : null;
-}
-
 /**
- * The `TokenUsage` of a Responses `usage` object (`input_tokens`, `output_tokens`,
- * `total_tokens`), or null when it reports no count at all.
+ * The `TokenUsage` of a Responses `usage` object: input = `input_tokens` (cached tokens already
+ * included), output = `output_tokens` (reasoning included), total = `total_tokens` (else their
+ * sum); cache read = `input_tokens_details.cached_tokens`, reasoning =
+ * `output_tokens_details.reasoning_tokens`, cache write = null (OpenAI reports none). Null when
+ * it reports no count at all.
  */
 export function openAIResponsesUsage(usage: ResponsesUsage | null | undefined): TokenUsage | null {
   if (usage === null || typeof usage !== 'object') return null;
-  const input = count(usage.input_tokens);
-  const output = count(usage.output_tokens);
-  const total = count(usage.total_tokens);
+  const input = tokenCount(usage.input_tokens);
+  const output = tokenCount(usage.output_tokens);
+  const total = tokenCount(usage.total_tokens);
   if (input === null && output === null && total === null) return null;
-  return tokenUsage(input, output, total);
+  return tokenUsage(input, output, total, {
+    cacheReadInputTokenCount: nestedTokenCount(usage.input_tokens_details, 'cached_tokens'),
+    reasoningTokenCount: nestedTokenCount(usage.output_tokens_details, 'reasoning_tokens'),
+  });
 }

@@ -24,6 +24,8 @@ export interface ResponsesUsage {
   readonly input_tokens?: unknown;
   readonly output_tokens?: unknown;
   readonly total_tokens?: unknown;
+  readonly input_tokens_details?: unknown;
+  readonly output_tokens_details?: unknown;
 }
 
 /** The error object of a failed response or of an `error` event. */

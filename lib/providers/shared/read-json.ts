@@ -34,3 +34,8 @@ export function nonBlankString(value: unknown): string | null {
 export function tokenCount(value: unknown): number | null {
   return typeof value === 'number' && Number.isInteger(value) && value >= 0 ? value : null;
 }
+
+/** The token count under `key` of a nested details object (e.g. `prompt_tokens_details.cached_tokens`), else null. */
+export function nestedTokenCount(details: unknown, key: string): number | null {
+  return isJsonObject(details) ? tokenCount(details[key]) : null;
+}

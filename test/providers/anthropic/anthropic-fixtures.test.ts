@@ -1,17 +1,16 @@
 import { expect } from 'chai';
 import type { CompleteToolCall, PartialResponse, PartialThinking, PartialToolCall } from '../../../lib/handler/types';
-import { responseMetadata, tokenUsage } from '../../../lib/handler/values';
-import { mapAnthropicStopReason } from '../../../lib/providers/anthropic/map-anthropic-stop-reason';
-import { resolveFinishReason } from '../../../lib/providers/shared/resolve-finish-reason';
 import { StreamError } from '../../../lib/providers/stream-error';
 import type { SseFrame } from '../../../lib/providers/types';
 import {
+  expectManifestFinishAndUsage,
   fixtureEntries,
   fixturesAvailable,
   readFixture,
   reasoningSignatures,
   recordRun,
   referenceSseFrames,
+  requireEntry,
   valuesOf,
   type FixtureEntry,
   type RecordedRun,
@@ -114,6 +113,11 @@ const entries = fixtureEntries('anthropic');
 const available = fixturesAvailable('AnthropicMapper fixtures');
 
 (available ? describe : describe.skip)(`AnthropicMapper over the recorded streams${available ? '' : ' (skipped: ../shared/fixtures is absent)'}`, () => {
+  it('finds its recorded streams, each with its normalized expectations, in the manifest', () => {
+    expect(entries).to.not.have.length(0);
+    expect(entries.filter((entry) => entry.expected.normalized === undefined).map((entry) => entry.file)).to.deep.equal([]);
+  });
+
   for (const entry of entries) {
     describe(entry.file, () => {
       let run: RecordedRun;
@@ -157,16 +161,18 @@ const available = fixturesAvailable('AnthropicMapper fixtures');
         });
       });
 
-      it('reports the id, model, merged usage and mapped stop reason', () => {
-        const usage = expected.usage as { input_tokens: number; output_tokens: number };
-        expect(run.response.metadata).to.deep.equal(
-          responseMetadata({
-            id: expected.id,
-            modelName: expected.model,
-            tokenUsage: tokenUsage(usage.input_tokens, usage.output_tokens),
-            finishReason: resolveFinishReason(mapAnthropicStopReason(expected.finishReason), completedRequests(expected).length),
-          }),
-        );
+      it('reports the id and model', () => {
+        expect([run.response.metadata.id, run.response.metadata.modelName]).to.deep.equal([expected.id, expected.model]);
+      });
+
+      it('reports the finish reasons and token usage of the manifest, and the merged usage object as sent', () => {
+        expectManifestFinishAndUsage(run.response, entry);
+      });
+
+      it('keeps the stop details of a refusal in providerMetadata, as sent', () => {
+        const metadata = run.response.metadata.providerMetadata;
+        if (expected.stopDetails === undefined) expect(metadata?.stop_details ?? null).to.equal(null);
+        else expect(metadata?.stop_details).to.deep.equal(expected.stopDetails);
       });
 
       it('surfaces exactly the events no typed callback carried, server-side blocks and deltas included', () => {
@@ -204,8 +210,7 @@ const available = fixturesAvailable('AnthropicMapper fixtures');
   }
 
   it('leaves a tool call whose block never stopped incomplete when the stream breaks off, its deltas kept in the partial', async () => {
-    const entry = entries.find((candidate) => candidate.file.endsWith('sdk-incomplete-tool-json.sse'));
-    if (entry === undefined) return;
+    const entry = requireEntry(entries, 'sdk-incomplete-tool-json.sse');
     const bytes = readFixture(entry.file);
     const [call] = entry.expected.toolCalls;
     expect(call.blockNotStopped).to.equal(true);

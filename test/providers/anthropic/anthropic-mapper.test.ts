@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { FinishReason, TokenUsage } from '../../../lib/handler/types';
-import { responseMetadata, tokenUsage } from '../../../lib/handler/values';
+import { tokenUsage } from '../../../lib/handler/values';
 import { AnthropicMapper } from '../../../lib/providers/anthropic/anthropic-mapper';
 import { StreamError } from '../../../lib/providers/stream-error';
 import type { SseFrame } from '../../../lib/providers/types';
@@ -35,7 +35,7 @@ function json(index: number, value: string): SseFrame {
   return blockDelta(index, { type: 'input_json_delta', partial_json: value });
 }
 function complete(finishReason: FinishReason | null, usage: TokenUsage | null = tokenUsage(10, 5)): Step {
-  return ['complete', responseMetadata({ id: ID, modelName: MODEL, tokenUsage: usage, finishReason }), {}];
+  return ['complete', { id: ID, modelName: MODEL, tokenUsage: usage, finishReason }, {}];
 }
 function raw(...frames: SseFrame[]): Step[] {
   return frames.map((frame) => ['raw', frame]);

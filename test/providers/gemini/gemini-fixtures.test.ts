@@ -1,11 +1,9 @@
 import { expect } from 'chai';
 import type { ChatResponse, CompleteToolCall, PartialResponse, PartialThinking, PartialToolCall } from '../../../lib/handler/types';
-import { responseMetadata, tokenUsage } from '../../../lib/handler/values';
-import { mapGeminiFinishReason } from '../../../lib/providers/gemini/map-gemini-finish-reason';
-import { resolveFinishReason } from '../../../lib/providers/shared/resolve-finish-reason';
 import { StreamError } from '../../../lib/providers/stream-error';
 import type { SseFrame } from '../../../lib/providers/types';
 import {
+  expectManifestFinishAndUsage,
   fixtureEntries,
   fixturesAvailable,
   readFixture,
@@ -89,6 +87,11 @@ const entries = fixtureEntries('gemini');
 const available = fixturesAvailable('GeminiMapper fixtures');
 
 (available ? describe : describe.skip)(`GeminiMapper over the recorded streams${available ? '' : ' (skipped: ../shared/fixtures is absent)'}`, () => {
+  it('finds its recorded streams, each with its normalized expectations, in the manifest', () => {
+    expect(entries).to.not.have.length(0);
+    expect(entries.filter((entry) => entry.expected.normalized === undefined).map((entry) => entry.file)).to.deep.equal([]);
+  });
+
   for (const entry of entries) {
     const expected = entry.expected as GeminiExpected;
     describe(entry.file, () => {
@@ -99,6 +102,10 @@ const available = fixturesAvailable('GeminiMapper fixtures');
         const bytes = readFixture(entry.file);
         frames = expected.httpStatus === undefined ? referenceSseFrames(bytes) : [];
         run = await recordRun([bytes], 'gemini');
+      });
+
+      it('reports the finish reasons and token usage of the manifest, and the usage object as sent', () => {
+        expectManifestFinishAndUsage(run.response, entry);
       });
 
       if (expected.error !== null) {
@@ -153,16 +160,9 @@ const available = fixturesAvailable('GeminiMapper fixtures');
           }
         });
 
-        it('reports the id, model, last usage and mapped finish reason', () => {
-          const usage = expected.usage as { promptTokenCount: number; candidatesTokenCount: number; thoughtsTokenCount?: number; totalTokenCount: number };
-          expect(run.response.metadata).to.deep.equal(
-            responseMetadata({
-              id: expected.id,
-              modelName: expected.model,
-              tokenUsage: tokenUsage(usage.promptTokenCount, usage.candidatesTokenCount + (usage.thoughtsTokenCount ?? 0), usage.totalTokenCount),
-              finishReason: resolveFinishReason(mapGeminiFinishReason(expected.finishReason ?? ''), expected.toolCalls.length),
-            }),
-          );
+        it('reports the id and model, also in providerMetadata as sent', () => {
+          const { id, modelName, providerMetadata } = run.response.metadata;
+          expect([id, modelName, providerMetadata?.responseId, providerMetadata?.modelVersion]).to.deep.equal([expected.id, expected.model, expected.id, expected.model]);
         });
 
         it('ends with exactly one terminal callback, the complete response', () => {

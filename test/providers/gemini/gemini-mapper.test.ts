@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { FinishReason, TokenUsage } from '../../../lib/handler/types';
-import { responseMetadata, tokenUsage } from '../../../lib/handler/values';
+import { tokenUsage } from '../../../lib/handler/values';
 import { GeminiMapper } from '../../../lib/providers/gemini/gemini-mapper';
 import { StreamError } from '../../../lib/providers/stream-error';
 import type { SseFrame } from '../../../lib/providers/types';
@@ -17,8 +17,8 @@ function chunk(parts: unknown[] | null, candidate: Record<string, unknown> = {},
 function finish(reason = 'STOP', parts: unknown[] = [{ text: '' }]): SseFrame {
   return chunk(parts, { finishReason: reason }, { usageMetadata: USAGE });
 }
-function complete(finishReason: FinishReason | null, usage: TokenUsage | null = tokenUsage(9, 25, 34)): Step {
-  return ['complete', responseMetadata({ id: ID, modelName: MODEL, tokenUsage: usage, finishReason }), {}];
+function complete(finishReason: FinishReason | null, usage: TokenUsage | null = tokenUsage(9, 25, 34, { reasoningTokenCount: 5 })): Step {
+  return ['complete', { id: ID, modelName: MODEL, tokenUsage: usage, finishReason }, {}];
 }
 function run(frames: SseFrame[], truncatedFrame = false) {
   return runFrames(new GeminiMapper(), frames, truncatedFrame);
@@ -187,7 +187,7 @@ describe('GeminiMapper', () => {
     it('completes a response whose prompt was blocked with CONTENT_FILTER', () => {
       const blocked = dataFrame({ promptFeedback: { blockReason: 'SAFETY' }, usageMetadata: { promptTokenCount: 4, totalTokenCount: 4 }, modelVersion: MODEL });
       const { steps } = run([blocked]);
-      expect(steps).to.deep.equal([['raw', blocked], ['complete', responseMetadata({ modelName: MODEL, tokenUsage: tokenUsage(4, null, 4), finishReason: 'CONTENT_FILTER' }), {}]]);
+      expect(steps).to.deep.equal([['raw', blocked], ['complete', { id: null, modelName: MODEL, tokenUsage: tokenUsage(4, null, 4), finishReason: 'CONTENT_FILTER' }, {}]]);
     });
   });
 

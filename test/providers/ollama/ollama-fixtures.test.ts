@@ -1,10 +1,7 @@
 import { expect } from 'chai';
 import type { CompleteToolCall, PartialResponse, PartialThinking } from '../../../lib/handler/types';
-import { responseMetadata, tokenUsage } from '../../../lib/handler/values';
-import { mapOllamaFinishReason } from '../../../lib/providers/ollama/map-ollama-finish-reason';
-import { resolveFinishReason } from '../../../lib/providers/shared/resolve-finish-reason';
 import { StreamError } from '../../../lib/providers/stream-error';
-import { fixtureEntries, fixturesAvailable, readFixture, recordRun, valuesOf, type FixtureEntry, type RecordedRun } from '../shared/fixture-support';
+import { expectManifestFinishAndUsage, fixtureEntries, fixturesAvailable, readFixture, recordRun, valuesOf, type FixtureEntry, type RecordedRun } from '../shared/fixture-support';
 
 /** The manifest fields these tests read beyond the shared ones. */
 type OllamaExpected = FixtureEntry['expected'] & { readonly error: string | null };
@@ -57,6 +54,11 @@ const entries = fixtureEntries('ollama');
 const available = fixturesAvailable('OllamaMapper fixtures');
 
 (available ? describe : describe.skip)(`OllamaMapper over the recorded streams${available ? '' : ' (skipped: ../shared/fixtures is absent)'}`, () => {
+  it('finds its recorded streams, each with its normalized expectations, in the manifest', () => {
+    expect(entries).to.not.have.length(0);
+    expect(entries.filter((entry) => entry.expected.normalized === undefined).map((entry) => entry.file)).to.deep.equal([]);
+  });
+
   for (const entry of entries) {
     const expected = entry.expected as OllamaExpected;
     describe(entry.file, () => {
@@ -67,6 +69,10 @@ const available = fixturesAvailable('OllamaMapper fixtures');
         const bytes = readFixture(entry.file);
         lines = referenceLines(bytes);
         run = await recordRun([bytes], 'ollama');
+      });
+
+      it('reports the finish reasons and token usage of the manifest, and the usage object as sent', () => {
+        expectManifestFinishAndUsage(run.response, entry);
       });
 
       if (expected.error !== null) {
@@ -100,15 +106,8 @@ const available = fixturesAvailable('OllamaMapper fixtures');
           });
         });
 
-        it('reports the model, the eval counts as usage and the mapped done_reason', () => {
-          const usage = expected.usage as { prompt_eval_count: number; eval_count: number };
-          expect(run.response.metadata).to.deep.equal(
-            responseMetadata({
-              modelName: expected.model,
-              tokenUsage: tokenUsage(usage.prompt_eval_count, usage.eval_count),
-              finishReason: resolveFinishReason(mapOllamaFinishReason(expected.finishReason), expected.toolCalls.length),
-            }),
-          );
+        it('reports the model (Ollama sends no response id)', () => {
+          expect([run.response.metadata.id, run.response.metadata.modelName]).to.deep.equal([null, expected.model]);
         });
 
         it('ends with exactly one terminal callback, the complete response', () => {

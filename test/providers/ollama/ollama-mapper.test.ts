@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { FinishReason, TokenUsage } from '../../../lib/handler/types';
-import { responseMetadata, tokenUsage } from '../../../lib/handler/values';
+import { tokenUsage } from '../../../lib/handler/values';
 import { OllamaMapper } from '../../../lib/providers/ollama/ollama-mapper';
 import { StreamError } from '../../../lib/providers/stream-error';
 import type { SseFrame } from '../../../lib/providers/types';
@@ -18,7 +18,7 @@ function doneLine(reason: string | null = 'stop', message: Record<string, unknow
   return line(message, reason === null ? { done: true, ...counts } : { done: true, done_reason: reason, ...counts });
 }
 function complete(finishReason: FinishReason | null, usage: TokenUsage | null = tokenUsage(10, 4)): Step {
-  return ['complete', responseMetadata({ modelName: MODEL, tokenUsage: usage, finishReason }), {}];
+  return ['complete', { id: null, modelName: MODEL, tokenUsage: usage, finishReason }, {}];
 }
 /** Runs parsed NDJSON lines through the shared harness (it only passes the events through). */
 function run(lines: unknown[], truncatedFrame = false) {

@@ -1,17 +1,16 @@
 import { expect } from 'chai';
 import type { CompleteToolCall, PartialResponse, PartialThinking } from '../../../lib/handler/types';
-import { responseMetadata, tokenUsage } from '../../../lib/handler/values';
-import { mapOpenAIChatFinishReason } from '../../../lib/providers/openai-chat/map-openai-chat-finish-reason';
-import { resolveFinishReason } from '../../../lib/providers/shared/resolve-finish-reason';
 import { StreamError } from '../../../lib/providers/stream-error';
 import type { SseFrame } from '../../../lib/providers/types';
 import {
+  expectManifestFinishAndUsage,
   fixtureEntries,
   fixturesAvailable,
   readFixture,
   reasoningSignatures,
   recordRun,
   referenceSseFrames,
+  requireEntry,
   valuesOf,
   type FixtureEntry,
   type RecordedRun,
@@ -81,6 +80,11 @@ const entries = fixtureEntries('openai-chat');
 const available = fixturesAvailable('OpenAIChatMapper fixtures');
 
 (available ? describe : describe.skip)(`OpenAIChatMapper over the recorded streams${available ? '' : ' (skipped: ../shared/fixtures is absent)'}`, () => {
+  it('finds its recorded streams, each with its normalized expectations, in the manifest', () => {
+    expect(entries).to.not.have.length(0);
+    expect(entries.filter((entry) => entry.expected.normalized === undefined).map((entry) => entry.file)).to.deep.equal([]);
+  });
+
   for (const entry of entries) {
     describe(entry.file, () => {
       let run: RecordedRun;
@@ -123,17 +127,12 @@ const available = fixturesAvailable('OpenAIChatMapper fixtures');
         });
       });
 
-      it('reports the id, model, usage and mapped finish reason', () => {
-        const usage = expected.usage as { prompt_tokens: number; completion_tokens: number; total_tokens: number };
-        const finishReason = expected.refusal ? 'CONTENT_FILTER' : mapOpenAIChatFinishReason(expected.finishReason);
-        expect(run.response.metadata).to.deep.equal(
-          responseMetadata({
-            id: expected.id,
-            modelName: expected.model,
-            tokenUsage: tokenUsage(usage.prompt_tokens, usage.completion_tokens, usage.total_tokens),
-            finishReason: resolveFinishReason(finishReason, expected.toolCalls.length),
-          }),
-        );
+      it('reports the id and model', () => {
+        expect([run.response.metadata.id, run.response.metadata.modelName]).to.deep.equal([expected.id, expected.model]);
+      });
+
+      it('reports the finish reasons and token usage of the manifest, and the usage object as sent', () => {
+        expectManifestFinishAndUsage(run.response, entry);
       });
 
       it('surfaces exactly the frames no typed callback carried, server-side data included', () => {
@@ -172,8 +171,7 @@ const available = fixturesAvailable('OpenAIChatMapper fixtures');
   }
 
   it('maps the other choices of an n=3 stream to nothing: their deltas surface raw', async () => {
-    const entry = entries.find((candidate) => candidate.file.endsWith('multiple-choices-n3.sse'));
-    if (entry === undefined) return;
+    const entry = requireEntry(entries, 'multiple-choices-n3.sse');
     const run = await recordRun([readFixture(entry.file)], 'openai-chat');
     const rawChoices = valuesOf<SseFrame>(run.events, 'unmappedRawEvent').flatMap((frame) => ((parse(frame)?.choices ?? []) as Json[]).map((choice) => choice.index));
     expect(new Set(rawChoices)).to.deep.equal(new Set([0, 1, 2]));

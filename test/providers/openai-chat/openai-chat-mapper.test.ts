@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { FinishReason, TokenUsage } from '../../../lib/handler/types';
-import { responseMetadata, tokenUsage } from '../../../lib/handler/values';
+import { tokenUsage } from '../../../lib/handler/values';
 import { OpenAIChatMapper } from '../../../lib/providers/openai-chat/openai-chat-mapper';
 import { StreamError } from '../../../lib/providers/stream-error';
 import type { SseFrame } from '../../../lib/providers/types';
@@ -20,7 +20,7 @@ function toolDelta(call: Record<string, unknown>): SseFrame {
   return delta({ tool_calls: [call] });
 }
 function complete(finishReason: FinishReason | null, usage: TokenUsage | null = null, attributes: Record<string, string> = {}): Step {
-  return ['complete', responseMetadata({ id: ID, modelName: MODEL, tokenUsage: usage, finishReason }), attributes];
+  return ['complete', { id: ID, modelName: MODEL, tokenUsage: usage, finishReason }, attributes];
 }
 function run(frames: SseFrame[], truncatedFrame = false) {
   return runFrames(new OpenAIChatMapper(), frames, truncatedFrame);
@@ -197,8 +197,13 @@ describe('OpenAIChatMapper', () => {
       expect(steps.slice(1)).to.deep.equal([['toolDelta', 0, null, 'lookup', '{"k":1}'], ['tool', 0, null, 'lookup', '{"k":1}'], complete('TOOL_EXECUTION')]);
     });
 
-    it('reports TOOL_EXECUTION whenever a call completed, whatever the finish reason but length', () => {
-      const { steps } = run([toolDelta({ index: 0, id: 'c', function: { name: 'f', arguments: '{"a":1}' } }), delta({}, 'stop'), DONE]);
+    it('reports LENGTH for a length stop even when tool calls were made (SPEC §10)', () => {
+      const { steps } = run([toolDelta({ index: 0, id: 'c', function: { name: 'f', arguments: '{"a"' } }), delta({}, 'length'), DONE]);
+      expect(steps.at(-1)).to.deep.equal(complete('LENGTH'));
+    });
+
+    it('reports TOOL_EXECUTION for a stop that completed tool calls', () => {
+      const { steps } = run([toolDelta({ index: 0, id: 'c', function: { name: 'f', arguments: '{}' } }), delta({}, 'stop'), DONE]);
       expect(steps.at(-1)).to.deep.equal(complete('TOOL_EXECUTION'));
     });
 

@@ -1,11 +1,9 @@
 import { expect } from 'chai';
 import type { ChatResponse, CompleteToolCall, PartialResponse, PartialThinking } from '../../../lib/handler/types';
-import { responseMetadata, tokenUsage } from '../../../lib/handler/values';
-import { mapOpenAIResponsesFinishReason } from '../../../lib/providers/openai-responses/map-openai-responses-finish-reason';
-import { resolveFinishReason } from '../../../lib/providers/shared/resolve-finish-reason';
 import { StreamError } from '../../../lib/providers/stream-error';
 import type { SseFrame } from '../../../lib/providers/types';
 import {
+  expectManifestFinishAndUsage,
   fixtureEntries,
   fixturesAvailable,
   readFixture,
@@ -110,13 +108,6 @@ function expectedSignatures(expected: ResponsesExpected): readonly string[] {
   return expected.reasoningSignaturesAtItemDone ?? expected.reasoningSignatures;
 }
 
-function expectedFinishReason(expected: ResponsesExpected) {
-  // The manifest keeps `incomplete_details.reason ?? status`.
-  const raw = expected.finishReason;
-  const status = raw === 'completed' || raw === 'failed' || raw === 'cancelled' ? raw : 'incomplete';
-  return resolveFinishReason(mapOpenAIResponsesFinishReason(status, status === 'incomplete' ? raw : null), expected.toolCalls.length);
-}
-
 function requests(expected: ResponsesExpected) {
   return expected.toolCalls.map(({ id, name, arguments: args }) => ({ id, name, arguments: args }));
 }
@@ -133,6 +124,11 @@ const entries = fixtureEntries('openai-responses');
 const available = fixturesAvailable('OpenAIResponsesMapper fixtures');
 
 (available ? describe : describe.skip)(`OpenAIResponsesMapper over the recorded streams${available ? '' : ' (skipped: ../shared/fixtures is absent)'}`, () => {
+  it('finds its recorded streams, each with its normalized expectations, in the manifest', () => {
+    expect(entries).to.not.have.length(0);
+    expect(entries.filter((entry) => entry.expected.normalized === undefined).map((entry) => entry.file)).to.deep.equal([]);
+  });
+
   for (const entry of entries) {
     const expected = entry.expected as ResponsesExpected;
     describe(entry.file, () => {
@@ -143,6 +139,10 @@ const available = fixturesAvailable('OpenAIResponsesMapper fixtures');
         const bytes = readFixture(entry.file);
         frames = referenceSseFrames(bytes);
         run = await recordRun([bytes], 'openai-responses');
+      });
+
+      it('reports the finish reasons and token usage of the manifest, and the usage object as sent', () => {
+        expectManifestFinishAndUsage(run.response, entry);
       });
 
       if (expected.error !== null) {
@@ -180,16 +180,8 @@ const available = fixturesAvailable('OpenAIResponsesMapper fixtures');
           });
         });
 
-        it('reports the id, model, usage and mapped finish reason', () => {
-          const usage = expected.usage as { input_tokens: number; output_tokens: number; total_tokens: number };
-          expect(run.response.metadata).to.deep.equal(
-            responseMetadata({
-              id: expected.id,
-              modelName: expected.model,
-              tokenUsage: tokenUsage(usage.input_tokens, usage.output_tokens, usage.total_tokens),
-              finishReason: expectedFinishReason(expected),
-            }),
-          );
+        it('reports the id and model', () => {
+          expect([run.response.metadata.id, run.response.metadata.modelName]).to.deep.equal([expected.id, expected.model]);
         });
 
         it('ends with exactly one terminal callback, the complete response', () => {

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { FinishReason, TokenUsage } from '../../../lib/handler/types';
-import { responseMetadata, tokenUsage } from '../../../lib/handler/values';
+import { tokenUsage } from '../../../lib/handler/values';
 import { OpenAIResponsesMapper } from '../../../lib/providers/openai-responses/openai-responses-mapper';
 import { StreamError } from '../../../lib/providers/stream-error';
 import type { SseFrame } from '../../../lib/providers/types';
@@ -38,8 +38,8 @@ function argsDone(itemId: string, args: string): SseFrame {
 function functionCall(id: string, callId: string, name: string, args = ''): Record<string, unknown> {
   return { id, type: 'function_call', status: args === '' ? 'in_progress' : 'completed', arguments: args, call_id: callId, name };
 }
-function complete(finishReason: FinishReason | null, usage: TokenUsage | null = tokenUsage(12, 7, 19)): Step {
-  return ['complete', responseMetadata({ id: ID, modelName: MODEL, tokenUsage: usage, finishReason }), {}];
+function complete(finishReason: FinishReason | null, usage: TokenUsage | null = tokenUsage(12, 7, 19, { cacheReadInputTokenCount: 0 })): Step {
+  return ['complete', { id: ID, modelName: MODEL, tokenUsage: usage, finishReason }, {}];
 }
 function raw(...frames: SseFrame[]): Step[] {
   return frames.map((frame) => ['raw', frame]);

@@ -5,7 +5,14 @@ import { openAIResponsesUsage } from '../../../lib/providers/openai-responses/op
 describe('openAIResponsesUsage', () => {
   it('reads input, output and total tokens', () => {
     const usage = { input_tokens: 134, input_tokens_details: { cached_tokens: 0 }, output_tokens: 28, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 162 };
-    expect(openAIResponsesUsage(usage)).to.deep.equal(tokenUsage(134, 28, 162));
+    expect(openAIResponsesUsage(usage)).to.deep.equal({
+      inputTokenCount: 134,
+      outputTokenCount: 28,
+      totalTokenCount: 162,
+      cacheReadInputTokenCount: 0,
+      cacheWriteInputTokenCount: null,
+      reasoningTokenCount: 0,
+    });
   });
 
   it('derives the total when it is missing', () => {

@@ -1,7 +1,8 @@
+import { expect } from 'chai';
 import { createParser } from 'eventsource-parser';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { ChatResponse, StreamingChatResponseHandler } from '../../../lib/handler/types';
+import type { ChatResponse, FinishReason, StreamingChatResponseHandler } from '../../../lib/handler/types';
 import { consumeStream } from '../../../lib/providers/consume-stream';
 import type { SseFrame, WireFormat } from '../../../lib/providers/types';
 
@@ -24,7 +25,43 @@ export interface FixtureEntry {
     readonly usage: Record<string, unknown> | null;
     readonly serverToolEvents: readonly string[];
     readonly terminal: string | null;
+    /** Anthropic `stop_details` of the `message_delta`, where the stream has one. */
+    readonly stopDetails?: Record<string, unknown>;
+    /** The finish reason and usage SPEC §1/§10 ask the final metadata to hold, derived independently. */
+    readonly normalized?: NormalizedExpectation;
   };
+}
+
+/** `expected.normalized` of a manifest entry. */
+export interface NormalizedExpectation {
+  readonly finishReason: FinishReason | null;
+  readonly providerFinishReason: string | null;
+  readonly tokenUsage: {
+    readonly inputTokenCount: number | null;
+    readonly outputTokenCount: number | null;
+    readonly totalTokenCount: number | null;
+    readonly cacheReadInputTokenCount: number | null;
+    readonly cacheWriteInputTokenCount: number | null;
+    readonly reasoningTokenCount: number | null;
+  } | null;
+}
+
+/**
+ * Asserts the response's finish reasons and token usage against the manifest's
+ * `expected.normalized` (computed without partstream), and `providerUsage` against the raw usage
+ * object the manifest recorded. Fails — never passes vacuously — when the entry has no
+ * `normalized` block.
+ */
+export function expectManifestFinishAndUsage(response: ChatResponse, entry: FixtureEntry): void {
+  const normalized = entry.expected.normalized;
+  expect(normalized, `${entry.file}: manifest expected.normalized`).to.not.equal(undefined);
+  const { finishReason, providerFinishReason, tokenUsage, providerUsage } = response.metadata;
+  expect({ finishReason, providerFinishReason, tokenUsage, providerUsage }).to.deep.equal({
+    finishReason: normalized!.finishReason,
+    providerFinishReason: normalized!.providerFinishReason,
+    tokenUsage: normalized!.tokenUsage,
+    providerUsage: entry.expected.usage,
+  });
 }
 
 /** True when the fixtures folder is there; else warns once per suite so the skip is visible. */
@@ -39,6 +76,13 @@ export function fixtureEntries(format: WireFormat): FixtureEntry[] {
   const manifest = path.join(FIXTURES_DIR, 'manifest.json');
   if (!fs.existsSync(manifest)) return [];
   return (JSON.parse(fs.readFileSync(manifest, 'utf8')) as FixtureEntry[]).filter((entry) => entry.format === format);
+}
+
+/** The entry whose file ends with `suffix`; fails the test (never skips it) when the manifest has none. */
+export function requireEntry(entries: readonly FixtureEntry[], suffix: string): FixtureEntry {
+  const entry = entries.find((candidate) => candidate.file.endsWith(suffix));
+  expect(entry, `manifest entry ${suffix}`).to.not.equal(undefined);
+  return entry!;
 }
 
 /** The bytes of a fixture file. */

@@ -1,8 +1,14 @@
 import { MappingTrackingHandler } from '../../../lib/handler/mapping-tracking-handler';
-import type { ChatResponse, StreamingChatResponseHandler, StreamingHandle } from '../../../lib/handler/types';
+import type { ChatResponse, ChatResponseMetadata, StreamingChatResponseHandler, StreamingHandle } from '../../../lib/handler/types';
 import { StreamError } from '../../../lib/providers/stream-error';
 import type { MessagePart } from '../../../lib/parts/types';
 import type { MapperTarget, SseFrame, StreamMapper } from '../../../lib/providers/types';
+
+/** The metadata fields a `complete` step compares: id, model, usage and the normalized finish reason. */
+export type CoreMetadata = Pick<ChatResponseMetadata, 'id' | 'modelName' | 'tokenUsage' | 'finishReason'>;
+
+/** The provider's own fields of a completed response, kept as sent (compared by the tests about them). */
+export type ProviderMetadataFields = Pick<ChatResponseMetadata, 'providerFinishReason' | 'providerUsage' | 'providerMetadata'>;
 
 /** One callback, in a compact form that deep equality can compare. */
 export type Step =
@@ -11,7 +17,7 @@ export type Step =
   | readonly ['toolDelta', number, string | null, string, string]
   | readonly ['tool', number, string | null, string, string, unknown?]
   | readonly ['raw', unknown]
-  | readonly ['complete', ChatResponse['metadata'], ChatResponse['aiMessage']['attributes']]
+  | readonly ['complete', CoreMetadata, ChatResponse['aiMessage']['attributes']]
   | readonly ['error', string, string];
 
 /** What a run of frames through a mapper produced. */
@@ -22,6 +28,8 @@ export interface HarnessRun {
   readonly errors: Error[];
   /** What the mapper passed to `target.completeBlock`, in order (null: a block ended without a part). */
   readonly blocks: Array<MessagePart | null>;
+  /** The provider fields of each completed response, in order. */
+  readonly provider: ProviderMetadataFields[];
 }
 
 const HANDLE: StreamingHandle = Object.freeze({ cancel() {}, isCancelled: () => false });
@@ -33,6 +41,7 @@ const HANDLE: StreamingHandle = Object.freeze({ cancel() {}, isCancelled: () => 
 export function runFrames(mapper: StreamMapper<SseFrame>, frames: readonly SseFrame[], truncatedFrame = false): HarnessRun {
   const steps: Step[] = [];
   const errors: Error[] = [];
+  const provider: ProviderMetadataFields[] = [];
   const contexts = new Set<unknown>();
   const recorder: StreamingChatResponseHandler = {
     onPartialThinking(partial, context) {
@@ -55,7 +64,9 @@ export function runFrames(mapper: StreamMapper<SseFrame>, frames: readonly SseFr
       steps.push(['raw', raw]);
     },
     onCompleteResponse(response) {
-      steps.push(['complete', response.metadata, response.aiMessage.attributes]);
+      const { id, modelName, tokenUsage, finishReason, providerFinishReason, providerUsage, providerMetadata } = response.metadata;
+      steps.push(['complete', { id, modelName, tokenUsage, finishReason }, response.aiMessage.attributes]);
+      provider.push({ providerFinishReason, providerUsage, providerMetadata });
     },
     onError(error) {
       errors.push(error);
@@ -76,7 +87,7 @@ export function runFrames(mapper: StreamMapper<SseFrame>, frames: readonly SseFr
   tracker.resetMappingTracking();
   mapper.end(target, truncatedFrame);
   if (contexts.size > 1) throw new Error(`Expected one context object per stream, got ${contexts.size}`);
-  return { steps, returns, errors, blocks };
+  return { steps, returns, errors, blocks, provider };
 }
 
 /** An SSE frame without an event name whose data is `value` as JSON (OpenAI Chat, Gemini). */

@@ -30,20 +30,24 @@ describe('JSON field readers', () => {
 });
 
 describe('resolveFinishReason', () => {
-  it('is TOOL_EXECUTION whenever a call completed, else the mapped reason', () => {
+  it('is TOOL_EXECUTION when a stop (or no reason) completed tool calls, else the mapped reason', () => {
     expect(resolveFinishReason('STOP', 1)).to.equal('TOOL_EXECUTION');
     expect(resolveFinishReason(null, 2)).to.equal('TOOL_EXECUTION');
-    expect(resolveFinishReason('CONTENT_FILTER', 1)).to.equal('TOOL_EXECUTION');
+    expect(resolveFinishReason('TOOL_EXECUTION', 1)).to.equal('TOOL_EXECUTION');
     expect(resolveFinishReason('STOP', 0)).to.equal('STOP');
+    expect(resolveFinishReason('LENGTH', 0)).to.equal('LENGTH');
     expect(resolveFinishReason(null, 0)).to.equal(null);
   });
 
-  it('keeps LENGTH even when calls completed', () => {
-    expect(resolveFinishReason('LENGTH', 0)).to.equal('LENGTH');
-    expect(resolveFinishReason('LENGTH', 2)).to.equal('LENGTH');
+  it('keeps LENGTH, CONTENT_FILTER and OTHER even when tool calls completed (SPEC §10)', () => {
+    expect([resolveFinishReason('LENGTH', 2), resolveFinishReason('CONTENT_FILTER', 1), resolveFinishReason('OTHER', 1)]).to.deep.equal([
+      'LENGTH',
+      'CONTENT_FILTER',
+      'OTHER',
+    ]);
   });
 
-  it('turns a claim of tool calls with no call completed into OTHER', () => {
+  it('is OTHER for a tool-use stop that completed no call: there is nothing to run', () => {
     expect(resolveFinishReason('TOOL_EXECUTION', 0)).to.equal('OTHER');
   });
 });
