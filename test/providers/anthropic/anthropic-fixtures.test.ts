@@ -193,8 +193,9 @@ const available = fixturesAvailable('AnthropicMapper fixtures');
   }
 
   it('leaves a tool call whose block never stopped incomplete when the stream breaks off, its deltas kept in the partial', async () => {
-    const entry = entries.find((candidate) => candidate.file.endsWith('sdk-incomplete-tool-json.sse'));
-    if (entry === undefined) return;
+    const found = entries.find((candidate) => candidate.file.endsWith('sdk-incomplete-tool-json.sse'));
+    expect(found, 'the manifest lists sdk-incomplete-tool-json.sse').to.not.equal(undefined);
+    const entry = found as FixtureEntry;
     const bytes = readFixture(entry.file);
     const [call] = entry.expected.toolCalls;
     expect(call.blockNotStopped).to.equal(true);

@@ -172,8 +172,9 @@ const available = fixturesAvailable('OpenAIChatMapper fixtures');
   }
 
   it('maps the other choices of an n=3 stream to nothing: their deltas surface raw', async () => {
-    const entry = entries.find((candidate) => candidate.file.endsWith('multiple-choices-n3.sse'));
-    if (entry === undefined) return;
+    const found = entries.find((candidate) => candidate.file.endsWith('multiple-choices-n3.sse'));
+    expect(found, 'the manifest lists multiple-choices-n3.sse').to.not.equal(undefined);
+    const entry = found as FixtureEntry;
     const run = await recordRun([readFixture(entry.file)], 'openai-chat');
     const rawChoices = valuesOf<SseFrame>(run.events, 'unmappedRawEvent').flatMap((frame) => ((parse(frame)?.choices ?? []) as Json[]).map((choice) => choice.index));
     expect(new Set(rawChoices)).to.deep.equal(new Set([0, 1, 2]));
