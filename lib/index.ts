@@ -22,6 +22,7 @@ export type {
   PartialResponseContext, PartialThinkingContext, PartialToolCallContext, TokenUsage, FinishReason,
   ChatResponseMetadata, AiMessage, ChatResponse, StreamingChatResponseHandler, HandlerCallbackName,
 } from './handler/types';
+export type { CallbackResult } from './handler/types';
 export {
   partialResponse, partialThinking, partialToolCall, completeToolCall, toolExecutionRequest, tokenUsage,
   responseMetadata, aiMessage, chatResponse,
@@ -36,6 +37,7 @@ export { PartsBridge } from './bridge/parts-bridge';
 // Subscriptions
 export type { ChatStreamStatus } from './stream/chat-stream';
 export { ChatStream } from './stream/chat-stream';
+export { CHAT_STREAM_HIGH_WATER_MARK, CHAT_STREAM_LOW_WATER_MARK } from './stream/chat-stream';
 export type { ChatStreamEvents, ChatStreamEvent, ChatStreamEventName } from './stream/chat-stream-events';
 export { CHAT_STREAM_EVENT_NAMES } from './stream/chat-stream-events';
 

@@ -1,4 +1,5 @@
 import { MessageAggregator } from '../aggregate/message-aggregator';
+import { checkPart } from '../aggregate/validate-input';
 import { HandlerCallbackError } from '../handler/handler-callback-error';
 import type {
   ChatResponse,
@@ -16,7 +17,7 @@ import type {
 import { aiMessage, chatResponse, responseMetadata } from '../handler/values';
 import { toolCallPart } from '../parts/factories';
 import { StreamingPartIndexer } from '../parts/streaming-part-indexer';
-import type { OpaquePayload, PartAttributes, ReasoningPart, TextPart, ToolCallPart } from '../parts/types';
+import type { MessagePart, OpaquePayload, PartAttributes, ReasoningPart, TextPart, ToolCallPart } from '../parts/types';
 
 /** The one response id every aggregated part is tagged with, so no-id heuristics never split the response. */
 const RESPONSE_KEY = 'partstream:bridge-response';
@@ -28,7 +29,8 @@ const NO_ATTRIBUTES: PartAttributes = Object.freeze({});
  * Sits between the provider adapter and the user's handler: forwards every callback at once and
  * turns it into an indexed message part (partial response → text delta, partial thinking →
  * reasoning delta with its payload, partial tool call → argument delta, complete tool call →
- * complete part), merged by a `MessageAggregator`. The provider's `onCompleteResponse` reaches the
+ * complete part), merged by a `MessageAggregator`. An adapter tells it where a provider block
+ * ends, and hands over the blocks no callback models, through `completeBlock`. The provider's `onCompleteResponse` reaches the
  * wrapped handler as the final response: the aggregated parts in the order the model produced
  * them (plus `text`, `thinking` and `toolExecutionRequests` derived from them), the provider
  * message's attributes (e.g. `refusal`) and the provider's metadata.
@@ -99,6 +101,32 @@ export class PartsBridge implements StreamingChatResponseHandler {
       this.aggregator.addTrusted(RESPONSE_KEY, part, index, false);
     }
     this.handler.onCompleteToolCall?.(complete);
+  }
+
+  /**
+   * Adapter-side, never forwarded to the wrapped handler (the driver exposes it as
+   * `MapperTarget.completeBlock`): the provider block being streamed is complete.
+   *
+   * - No part: the current run of text or reasoning deltas ends, so the next block's deltas make
+   *   a part of their own even when they are of the same type.
+   * - A text or reasoning part: what the block adds at its end (e.g. a text block's citations as
+   *   its payload). It joins the block's part when that part is of its type and carries no
+   *   payload yet, else it is a part of its own; then the run ends.
+   * - Any other part (an `unknown` or `media` part): a whole block that no callback models; it
+   *   takes the next index, so it keeps its place in stream order.
+   *
+   * A value that is not a part throws a `TypeError` naming the bad field. Once the stream ended
+   * or was cancelled, nothing is aggregated.
+   */
+  completeBlock(part?: MessagePart | null): void {
+    if (part !== undefined && part !== null) checkPart(part, 'part');
+    if (!this.accepting()) return;
+    if (part !== undefined && part !== null) {
+      const index = this.indexer.indexFor(part);
+      // An empty text part without payload adds nothing (the indexer leaves it unstamped).
+      if (index >= 0) this.aggregator.addTrusted(RESPONSE_KEY, part, index, part.type === 'text' || part.type === 'reasoning');
+    }
+    this.indexer.endRun();
   }
 
   onUnmappedRawEvent(rawEvent: unknown): void {

@@ -2,7 +2,8 @@
  * An Anthropic Messages stream (`text/event-stream` body) used by `partstream replay` when no
  * file is given. It follows the wire format of a real response: a thinking block closed by its
  * signature, a server-side web search (`server_tool_use` + `web_search_tool_result`, which no
- * typed callback covers, so they surface raw), answer text, a client tool call whose JSON input
+ * typed callback covers, so they surface raw and stay in the final message as `unknown` parts),
+ * answer text, a client tool call whose JSON input
  * streams in `input_json_delta` pieces, pings between blocks, then `message_delta` (stop reason
  * and usage) and `message_stop`.
  *

@@ -99,17 +99,29 @@ export interface ChatResponse {
 }
 
 /**
+ * What a handler callback (or a `ChatStream` listener) returns: nothing, or a promise (any
+ * thenable) — in spirit `void | Promise<void>`. The stream waits for a returned promise before it
+ * delivers the next callback and before it reads the source further; a rejection is reported like
+ * a throw. Any other value is ignored. Declared `unknown` rather than that union so that a sync
+ * callback written as an expression keeps compiling (`(partial) => process.stdout.write(partial.text)`
+ * returns a boolean), while an `async` callback is not a promise passed where `void` is expected.
+ */
+export type CallbackResult = unknown;
+
+/**
  * Receives a streamed response. Exactly one of `onCompleteResponse` / a stream `onError` ends a
- * stream; `onError` may also receive `HandlerCallbackError`s, which end nothing.
+ * stream; `onError` may also receive `HandlerCallbackError`s, which end nothing. Any callback may
+ * be `async`: the stream waits for its promise before delivering the next callback (backpressure),
+ * and a rejection is reported to `onError` as a `HandlerCallbackError`, exactly like a throw.
  */
 export interface StreamingChatResponseHandler {
-  onPartialResponse?(partial: PartialResponse, context: PartialResponseContext): void;
-  onPartialThinking?(partial: PartialThinking, context: PartialThinkingContext): void;
-  onPartialToolCall?(partial: PartialToolCall, context: PartialToolCallContext): void;
-  onCompleteToolCall?(complete: CompleteToolCall): void;
-  onUnmappedRawEvent?(rawEvent: unknown): void;
-  onCompleteResponse(response: ChatResponse): void;
-  onError(error: Error): void;
+  onPartialResponse?(partial: PartialResponse, context: PartialResponseContext): CallbackResult;
+  onPartialThinking?(partial: PartialThinking, context: PartialThinkingContext): CallbackResult;
+  onPartialToolCall?(partial: PartialToolCall, context: PartialToolCallContext): CallbackResult;
+  onCompleteToolCall?(complete: CompleteToolCall): CallbackResult;
+  onUnmappedRawEvent?(rawEvent: unknown): CallbackResult;
+  onCompleteResponse(response: ChatResponse): CallbackResult;
+  onError(error: Error): CallbackResult;
   /**
    * Optional: called once by the stream driver before the first event, with the handle that
    * cancels this stream (lets a handler such as `ChatStream` cancel before any token arrives).

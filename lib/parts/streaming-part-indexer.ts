@@ -10,6 +10,10 @@ import { requirePartShape } from './validate';
  * a run of reasoning deltas becomes one reasoning part, a run of text deltas one text part, and
  * every other part (a tool call, say) takes an index of its own and ends the run.
  *
+ * One provider block, one part: a delta that carries a payload never joins a run that already
+ * carries one (two signed thinking blocks, two encrypted reasoning items stay two parts, each with
+ * its own payload), and `endRun()` ends the run where the caller knows a provider block ended.
+ *
  * Stateful: one instance per response id, fed that response's parts in stream order.
  */
 export class StreamingPartIndexer {
@@ -18,6 +22,8 @@ export class StreamingPartIndexer {
   /** Type of the current run of deltas, or null when no run is open. */
   private runType: 'text' | 'reasoning' | null = null;
   private runIndex = -1;
+  /** Whether a delta of the current run carried a payload (a second payload starts a new part). */
+  private runHasPayload = false;
   /** Index of each tool call whose argument deltas were stamped, by tool-call id. */
   private readonly toolCallIndexes = new Map<string, number>();
 
@@ -25,7 +31,8 @@ export class StreamingPartIndexer {
    * Returns a copy of `part` with its stream index set, and advances the indexer. An empty text
    * part without payload (a usage-only chunk's placeholder) is returned unchanged and does not end
    * the current run; text and reasoning parts are stamped partial, continuing the current run of
-   * their type or starting the next index; any other part is stamped complete with the next index
+   * their type or starting the next index (a part with a payload never continues a run that
+   * already carries one); any other part is stamped complete with the next index
    * (a tool call whose deltas were stamped gets their index) and ends the run.
    */
   stamp(part: MessagePart): MessagePart {
@@ -65,9 +72,9 @@ export class StreamingPartIndexer {
     switch (part.type) {
       case 'text':
         if (part.text === '' && part.payload === null) return -1;
-        return this.continueRun('text');
+        return this.continueRun('text', part.payload !== null);
       case 'reasoning':
-        return this.continueRun('reasoning');
+        return this.continueRun('reasoning', part.payload !== null);
       case 'tool_call': {
         this.runType = null;
         const id = part.toolCall.id;
@@ -100,13 +107,25 @@ export class StreamingPartIndexer {
    * @internal
    */
   indexForDelta(type: 'text' | 'reasoning'): number {
-    return this.continueRun(type);
+    return this.continueRun(type, false);
   }
 
-  private continueRun(type: 'text' | 'reasoning'): number {
-    if (this.runType !== type) {
+  /**
+   * Ends the current run of text or reasoning deltas: the next delta takes a new index even when
+   * it is of the same type. For a caller that knows where a provider block ends (two thinking
+   * blocks, two text blocks back to back are two parts). Harmless when no run is open.
+   */
+  endRun(): void {
+    this.runType = null;
+  }
+
+  private continueRun(type: 'text' | 'reasoning', hasPayload: boolean): number {
+    if (this.runType !== type || (hasPayload && this.runHasPayload)) {
       this.runType = type;
       this.runIndex = this.nextIndex++;
+      this.runHasPayload = hasPayload;
+    } else if (hasPayload) {
+      this.runHasPayload = true;
     }
     return this.runIndex;
   }

@@ -5,6 +5,7 @@ import { StreamController } from '../handler/stream-controller';
 import type { ChatResponse, StreamingChatResponseHandler } from '../handler/types';
 import { chatResponse, responseMetadata } from '../handler/values';
 import { describeValue } from '../parts/describe-value';
+import type { MessagePart } from '../parts/types';
 import { AnthropicMapper } from './anthropic/anthropic-mapper';
 import { assertStreamSource, openChunkReader, type ChunkReader, type StreamSource } from './decode/byte-source';
 import { describeError } from './decode/describe-error';
@@ -46,10 +47,12 @@ export interface ConsumeStreamOptions {
    */
   readonly timeoutMs?: number | undefined;
   /**
-   * The largest frame (one SSE event or one NDJSON line, in UTF-16 code units of its text) the
-   * stream may send; past it the stream fails with a `malformed` StreamError naming the limit,
-   * without buffering the frame whole. 64 MiB by default (`DEFAULT_MAX_FRAME_BYTES`); `Infinity`
-   * for no limit.
+   * The largest frame the stream may send, in UTF-16 code units of its decoded text: one SSE event
+   * (all its lines up to the blank line that ends it, comments included, line ends not counted) or
+   * one NDJSON line (before its LF). Past it the stream fails with a `malformed` StreamError naming
+   * the limit and this option, without buffering the frame whole; the frames before it are
+   * delivered. Applies while the format is being recognised too. 64 MiB by default
+   * (`DEFAULT_MAX_FRAME_BYTES`); `Infinity` for no limit.
    */
   readonly maxFrameBytes?: number | undefined;
 }
@@ -72,6 +75,8 @@ export type OpenStream = (signal: AbortSignal) => Promise<ChunkReader>;
 
 const FORMATS: readonly FormatOption[] = ['openai-chat', 'openai-responses', 'anthropic', 'gemini', 'ollama', 'auto'];
 const MAX_TIMEOUT_MS = 2 ** 31 - 1;
+/** `deliverFrom`'s answer when reading should stop. */
+const STOP = -1;
 
 /** The largest frame a stream may send unless `maxFrameBytes` says otherwise (64 MiB). */
 export const DEFAULT_MAX_FRAME_BYTES = 64 * 1024 * 1024;
@@ -127,6 +132,10 @@ function checkOptions(options: StartStreamOptions): void {
  * through `onUnmappedRawEvent` (`{event, data}` for SSE, the parsed line for NDJSON, the line's
  * text when it is not JSON). Sentinels, comments and blank frames never do.
  *
+ * A callback that returns a promise is waited for before the next callback is delivered and
+ * before the source is read further (backpressure); a rejection is reported like a throw, and
+ * "after the terminal callback" below means after its promise settled.
+ *
  * The promise settles after the terminal callback and never rejects for a stream failure: the
  * failure went to `onError` (once) and is in the outcome, with everything aggregated before it. A
  * failing source (a reset connection) is a `network` StreamError; a silent one, with
@@ -177,7 +186,13 @@ class StreamRun {
     this.tracker = new MappingTrackingHandler(this.bridge);
     // The bridge stops aggregating once the stream is cancelled.
     this.bridge.bindStreamingHandle(this.controller);
-    this.target = Object.freeze({ handler: this.tracker, handle: this.controller });
+    const bridge = this.bridge;
+    this.target = Object.freeze({
+      handler: this.tracker,
+      handle: this.controller,
+      // Straight to the bridge, in the same order as the callbacks: the part gets the next index.
+      completeBlock: (part?: MessagePart | null): void => bridge.completeBlock(part),
+    });
     this.createMapper = options.createMapper ?? defaultMapperFactory;
   }
 
@@ -197,6 +212,8 @@ class StreamRun {
     } finally {
       this.release();
     }
+    // The promise settles after the terminal callback's promise (and any queued before it) settled.
+    if (this.safe.busy) await this.safe.drained();
     return this.outcome();
   }
 
@@ -207,7 +224,7 @@ class StreamRun {
     const reader = typeof source === 'function' ? await this.open(guard, source) : source;
     if (reader === null) return;
     const text = createUtf8ChunkDecoder();
-    const decoder = createWireDecoder(this.options.format);
+    const decoder = createWireDecoder(this.options.format, this.options.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES);
     let deliver: FrameDelivery | null = null;
     let mapper: StreamMapper<SseFrame> | StreamMapper<unknown> | null = null;
     let truncatedFrame = false;
@@ -233,21 +250,32 @@ class StreamRun {
         this.fail(new StreamError('format', describeError(error), { cause: error }));
         return;
       }
-      if (decoder.failure !== null) {
-        this.fail(decoder.failure);
-        return;
-      }
       if (deliver === null && decoder.format !== null) {
         mapper = this.createMapper(decoder.format);
         this.mapper = mapper;
         deliver = frameDelivery(decoder.format, mapper, this.tracker, this.target);
       }
-      if (deliver !== null && (this.deliverAll(deliver, frames) || (last !== null && this.deliverAll(deliver, last)))) {
-        truncatedFrame = false;
-        break;
+      if (deliver !== null) {
+        let stop = this.deliverAll(deliver, frames);
+        if (typeof stop !== 'boolean') stop = await stop;
+        if (!stop && last !== null) {
+          stop = this.deliverAll(deliver, last);
+          if (typeof stop !== 'boolean') stop = await stop;
+        }
+        if (stop) {
+          truncatedFrame = false;
+          break;
+        }
+      }
+      // After the delivery: the frames completed before a failure (a frame over the limit) count.
+      if (decoder.failure !== null) {
+        this.fail(decoder.failure);
+        return;
       }
       if (last !== null || decoder.ended) break;
     }
+    // The callbacks of the last frames finish before the mapper's pending completions follow them.
+    if (this.safe.busy) await this.awaitHandler();
     if (this.controller.isCancelled()) return;
     if (mapper !== null) {
       try {
@@ -280,20 +308,58 @@ class StreamRun {
     return null;
   }
 
-  /** Delivers frames one at a time; true when reading should stop (terminal event, terminal callback, cancel). */
-  private deliverAll(deliver: FrameDelivery, frames: readonly WireFrame[]): boolean {
-    for (const frame of frames) {
+  /**
+   * Delivers frames one at a time; true when reading should stop (terminal event, terminal
+   * callback, cancel). When a callback returned a promise, the frames after it wait for it and the
+   * answer is a promise; the sync path stays a plain loop with one field check per frame.
+   */
+  private deliverAll(deliver: FrameDelivery, frames: readonly WireFrame[]): boolean | Promise<boolean> {
+    const at = this.deliverFrom(deliver, frames, 0);
+    if (at === STOP) return true;
+    if (!this.safe.busy) return false;
+    return this.deliverRest(deliver, frames, at);
+  }
+
+  /**
+   * Delivers `frames` from `from` on, until a callback's promise is pending: `STOP` when reading
+   * should stop, else the index to go on from (`frames.length` once all were delivered).
+   */
+  private deliverFrom(deliver: FrameDelivery, frames: readonly WireFrame[], from: number): number {
+    for (let i = from; i < frames.length; i++) {
+      const frame = frames[i] as WireFrame;
       let stop: boolean;
       try {
         stop = deliver(frame);
       } catch (error) {
         const text = 'data' in frame ? frame.data : 'text' in frame ? frame.text : undefined;
         this.fail(new StreamError('malformed', `A frame could not be mapped: ${describeError(error)}`, { cause: error, frame: text }));
-        return true;
+        return STOP;
       }
-      if (stop || this.safe.state !== 'open') return true;
+      if (stop || this.safe.state !== 'open') return STOP;
+      if (this.safe.busy) return i + 1;
     }
-    return false;
+    return frames.length;
+  }
+
+  /** The rest of `deliverAll` once a callback's promise is pending: each frame waits for the callbacks before it. */
+  private async deliverRest(deliver: FrameDelivery, frames: readonly WireFrame[], from: number): Promise<boolean> {
+    let at = from;
+    for (;;) {
+      await this.awaitHandler();
+      if (this.safe.state !== 'open') return true;
+      if (at === frames.length) return false;
+      at = this.deliverFrom(deliver, frames, at);
+      if (at === STOP) return true;
+      if (!this.safe.busy) return false;
+    }
+  }
+
+  /**
+   * Waits until the handler's pending callbacks settled, before the source is read further. The
+   * idle timeout runs only while a read is pending, so this time never counts against it.
+   */
+  private awaitHandler(): Promise<void> {
+    return this.safe.drained();
   }
 
   private interrupted(outcome: Exclude<Guarded<unknown>, { type: 'value' }>, failedWhat: string): void {

@@ -1,4 +1,5 @@
 import type { ChatResponseMetadata, StreamingChatResponseHandler, StreamingHandle } from '../handler/types';
+import type { MessagePart } from '../parts/types';
 
 /** The wire formats partstream reads. */
 export type WireFormat = 'openai-chat' | 'openai-responses' | 'anthropic' | 'gemini' | 'ollama';
@@ -11,11 +12,24 @@ export interface SseFrame {
 
 /**
  * What a mapper calls: the tracking handler of the chain (typed callbacks set the mapped flag),
- * plus the streaming handle that the contexts carry.
+ * the streaming handle that the contexts carry, and `completeBlock`, the adapter-side way to say
+ * where a provider block ends.
  */
 export interface MapperTarget {
   readonly handler: StreamingChatResponseHandler;
   readonly handle: StreamingHandle;
+  /**
+   * The provider block being streamed is complete; the final message gets one part per block.
+   * Call it with no part where a block whose content went through the partial callbacks ends
+   * (so that two thinking blocks, two text blocks back to back stay two parts); with a text or
+   * reasoning part to add what the block brings at its end (a text block's citations as payload);
+   * with any other part (`unknownPart`, `mediaPart`) to hand over a whole block that no callback
+   * models, which then keeps its place in stream order. Never seen by the user's handler, and it
+   * does not count as mapping the event: an event that only completed a block still surfaces raw.
+   * Synchronous and cheap (once per block, never per delta). Every target the driver creates has
+   * it; it is optional only so that a target built by hand (an adapter's unit test) stays valid.
+   */
+  readonly completeBlock?: (part?: MessagePart | null) => void;
 }
 
 /**

@@ -1,4 +1,5 @@
 import type {
+  CallbackResult,
   ChatResponse,
   CompleteToolCall,
   HandlerCallbackName,
@@ -10,15 +11,18 @@ import type {
   PartialToolCallContext,
 } from '../handler/types';
 
-/** The listener signature of each `ChatStream` event: the arguments of the matching handler callback. */
+/**
+ * The listener signature of each `ChatStream` event: the arguments of the matching handler
+ * callback. A listener may return a promise: the stream then waits for it (see `ChatStream`).
+ */
 export interface ChatStreamEvents {
-  partialResponse: (partial: PartialResponse, context: PartialResponseContext) => void;
-  partialThinking: (partial: PartialThinking, context: PartialThinkingContext) => void;
-  partialToolCall: (partial: PartialToolCall, context: PartialToolCallContext) => void;
-  completeToolCall: (complete: CompleteToolCall) => void;
-  unmappedRawEvent: (rawEvent: unknown) => void;
-  completeResponse: (response: ChatResponse) => void;
-  error: (error: Error) => void;
+  partialResponse: (partial: PartialResponse, context: PartialResponseContext) => CallbackResult;
+  partialThinking: (partial: PartialThinking, context: PartialThinkingContext) => CallbackResult;
+  partialToolCall: (partial: PartialToolCall, context: PartialToolCallContext) => CallbackResult;
+  completeToolCall: (complete: CompleteToolCall) => CallbackResult;
+  unmappedRawEvent: (rawEvent: unknown) => CallbackResult;
+  completeResponse: (response: ChatResponse) => CallbackResult;
+  error: (error: Error) => CallbackResult;
 }
 
 /** The name of a `ChatStream` event. */

@@ -23,9 +23,25 @@ import {
 /** Where a `ChatStream` stands. */
 export type ChatStreamStatus = 'open' | 'completed' | 'failed' | 'cancelled';
 
-type Listener = (...args: unknown[]) => void;
+type Listener = (...args: unknown[]) => unknown;
 type EventListener<T extends ChatStreamEventName> = EventEmitter.EventListener<ChatStreamEvents, T>;
 type EventArgs<T extends ChatStreamEventName> = EventEmitter.EventArgs<ChatStreamEvents, T>;
+
+/**
+ * How many events a `for await` loop over a `ChatStream` may fall behind: once its buffer holds
+ * this many, the stream waits (the listener's promise holds the driver back, see the async
+ * callback rule) until the loop has read the buffer down to `CHAT_STREAM_LOW_WATER_MARK`.
+ */
+export const CHAT_STREAM_HIGH_WATER_MARK = 128;
+
+/** How far a `for await` loop reads its buffer down before a stream held at the high-water mark goes on. */
+export const CHAT_STREAM_LOW_WATER_MARK = 64;
+
+/** A listener's promise, with the event it listened to (names it if it rejects). */
+interface PendingListener {
+  readonly event: ChatStreamEventName;
+  readonly promise: PromiseLike<unknown>;
+}
 
 /** The error `finalResponse()` rejects with when the stream was cancelled (`name` is `'AbortError'`). */
 function cancelledError(): Error {
@@ -45,6 +61,14 @@ function cancelledError(): Error {
  * - Listeners are isolated: one that throws does not stop the others; it is reported as one
  *   `error` event carrying a `HandlerCallbackError` after the event's listeners ran, and the stream
  *   goes on. A throwing `error` listener is swallowed.
+ * - A listener may be `async`: when some listener of an event returns a promise (any thenable),
+ *   the handler method (`onPartialResponse` …) returns one that settles once all of them settled,
+ *   so the driver waits before the next callback and before reading further. It never rejects: a
+ *   rejection is one `error` event with a `HandlerCallbackError`, like a throw (after a cancel, or
+ *   from an `error` listener, it is swallowed). When no listener returns a promise, nothing is
+ *   allocated for it.
+ * - `for await` is bounded: a loop that falls `CHAT_STREAM_HIGH_WATER_MARK` events behind holds
+ *   the stream back until it has caught up to `CHAT_STREAM_LOW_WATER_MARK`.
  * - `cancel()` (or `break` out of `for await`) cancels the underlying stream through the handle
  *   the driver binds — also before the first token.
  */
@@ -62,6 +86,12 @@ export class ChatStream extends EventEmitter<ChatStreamEvents> implements Stream
   /** The event being emitted (names a throwing listener's callback). */
   private emitting: ChatStreamEventName | null = null;
   private readonly listenerErrors: HandlerCallbackError[] = [];
+  /** Promises the listeners returned during the current top-level emit; null when none did. */
+  private pendingListeners: PendingListener[] | null = null;
+  /** True while the errors of throwing listeners are emitted (after an event's listeners ran). */
+  private flushing = false;
+  /** What the last top-level emit has to wait for: its listeners' promises; null when none. */
+  private listenersSettled: Promise<void> | null = null;
   private readonly onAbort = (): void => this.cancelled();
 
   constructor() {
@@ -111,56 +141,77 @@ export class ChatStream extends EventEmitter<ChatStreamEvents> implements Stream
     else signal.addEventListener('abort', this.onAbort, { once: true });
   }
 
-  onPartialResponse(partial: PartialResponse, context: PartialResponseContext): void {
-    if (this.isOpen()) this.emit('partialResponse', partial, context);
+  onPartialResponse(partial: PartialResponse, context: PartialResponseContext): void | Promise<void> {
+    if (!this.isOpen()) return undefined;
+    this.listenersSettled = null;
+    this.emit('partialResponse', partial, context);
+    return this.takeListenersSettled();
   }
 
-  onPartialThinking(partial: PartialThinking, context: PartialThinkingContext): void {
-    if (this.isOpen()) this.emit('partialThinking', partial, context);
+  onPartialThinking(partial: PartialThinking, context: PartialThinkingContext): void | Promise<void> {
+    if (!this.isOpen()) return undefined;
+    this.listenersSettled = null;
+    this.emit('partialThinking', partial, context);
+    return this.takeListenersSettled();
   }
 
-  onPartialToolCall(partial: PartialToolCall, context: PartialToolCallContext): void {
-    if (this.isOpen()) this.emit('partialToolCall', partial, context);
+  onPartialToolCall(partial: PartialToolCall, context: PartialToolCallContext): void | Promise<void> {
+    if (!this.isOpen()) return undefined;
+    this.listenersSettled = null;
+    this.emit('partialToolCall', partial, context);
+    return this.takeListenersSettled();
   }
 
-  onCompleteToolCall(complete: CompleteToolCall): void {
-    if (this.isOpen()) this.emit('completeToolCall', complete);
+  onCompleteToolCall(complete: CompleteToolCall): void | Promise<void> {
+    if (!this.isOpen()) return undefined;
+    this.listenersSettled = null;
+    this.emit('completeToolCall', complete);
+    return this.takeListenersSettled();
   }
 
-  onUnmappedRawEvent(rawEvent: unknown): void {
-    if (this.isOpen()) this.emit('unmappedRawEvent', rawEvent);
+  onUnmappedRawEvent(rawEvent: unknown): void | Promise<void> {
+    if (!this.isOpen()) return undefined;
+    this.listenersSettled = null;
+    this.emit('unmappedRawEvent', rawEvent);
+    return this.takeListenersSettled();
   }
 
-  onCompleteResponse(response: ChatResponse): void {
-    if (!this.isOpen()) return;
+  onCompleteResponse(response: ChatResponse): void | Promise<void> {
+    if (!this.isOpen()) return undefined;
     this.currentStatus = 'completed';
     this.terminalEvent = Object.freeze({ type: 'completeResponse', response });
     this.resolveFinal(response);
+    this.listenersSettled = null;
     this.emit('completeResponse', response);
     this.afterSettle();
+    return this.takeListenersSettled();
   }
 
   /** A stream error ends the stream; a `HandlerCallbackError` is emitted and ends nothing. */
-  onError(error: Error): void {
-    if (!this.isOpen()) return;
+  onError(error: Error): void | Promise<void> {
+    if (!this.isOpen()) return undefined;
+    this.listenersSettled = null;
     if (HandlerCallbackError.isInstance(error)) {
       this.emit('error', error);
-      return;
+      return this.takeListenersSettled();
     }
     this.currentStatus = 'failed';
     this.terminalEvent = Object.freeze({ type: 'error', error });
     this.rejectFinal(error);
     this.emit('error', error);
     this.afterSettle();
+    return this.takeListenersSettled();
   }
 
   /**
    * Yields every event as a `{type, …}` object, the terminal one included, then ends. Events are
-   * buffered while the loop body awaits. Breaking out cancels the stream and removes the
-   * iterator's listeners. Started after the end, it yields the terminal event alone.
+   * buffered while the loop body awaits, up to `CHAT_STREAM_HIGH_WATER_MARK`: then the stream waits
+   * for the loop (a loop that stops reading without `break` holds the stream until it is
+   * cancelled). Breaking out cancels the stream and removes the iterator's listeners. Started
+   * after the end, it yields the terminal event alone.
    */
   [Symbol.asyncIterator](): AsyncIterator<ChatStreamEvent, undefined> {
-    const queue = new AsyncQueue<ChatStreamEvent>();
+    const queue = new AsyncQueue<ChatStreamEvent>(CHAT_STREAM_HIGH_WATER_MARK, CHAT_STREAM_LOW_WATER_MARK);
     const subscriptions: Array<[ChatStreamEventName, Listener]> = [];
     const unsubscribe = (): void => {
       for (const [name, listener] of subscriptions) this.off(name, listener as unknown as EventListener<typeof name>);
@@ -179,9 +230,12 @@ export class ChatStream extends EventEmitter<ChatStreamEvents> implements Stream
       toEvent: (...args: EventArgs<T>) => ChatStreamEvent,
       ends: boolean | ((...args: EventArgs<T>) => boolean) = false,
     ): void => {
-      const listener = ((...args: EventArgs<T>) => {
-        queue.push(toEvent(...args));
+      const listener = ((...args: EventArgs<T>): Promise<void> | undefined => {
+        const full = queue.push(toEvent(...args));
         if (ends === true || (typeof ends === 'function' && ends(...args))) queue.end();
+        // The loop fell behind: the stream waits until it has caught up (the async callback rule).
+        else if (full) return queue.belowLowWater();
+        return undefined;
       }) as EventListener<T>;
       subscriptions.push([name, listener as unknown as Listener]);
       this.on(name, listener);
@@ -212,7 +266,10 @@ export class ChatStream extends EventEmitter<ChatStreamEvents> implements Stream
     };
   }
 
-  /** Emits to every listener, isolating each; a listener that throws becomes one `error` event. */
+  /**
+   * Emits to every listener, isolating each; a listener that throws becomes one `error` event.
+   * Promises the listeners return are followed (a rejection becomes one `error` event too).
+   */
   override emit<T extends ChatStreamEventName>(event: T, ...args: EventArgs<T>): boolean {
     const outer = this.emitting;
     this.emitting = event;
@@ -222,10 +279,20 @@ export class ChatStream extends EventEmitter<ChatStreamEvents> implements Stream
     } finally {
       this.emitting = outer;
     }
-    if (outer === null) {
-      while (this.listenerErrors.length > 0) {
-        const error = this.listenerErrors.shift() as HandlerCallbackError;
-        this.emit('error', error);
+    if (outer === null && !this.flushing) {
+      this.flushing = true;
+      try {
+        while (this.listenerErrors.length > 0) {
+          const error = this.listenerErrors.shift() as HandlerCallbackError;
+          this.emit('error', error);
+        }
+      } finally {
+        this.flushing = false;
+      }
+      const pending = this.pendingListeners;
+      if (pending !== null) {
+        this.pendingListeners = null;
+        this.listenersSettled = this.settleListeners(pending);
       }
     }
     return delivered;
@@ -260,6 +327,35 @@ export class ChatStream extends EventEmitter<ChatStreamEvents> implements Stream
     return this.currentStatus === 'open';
   }
 
+  /** The promise the last emit's listeners returned, taken (so it is handed out once); undefined when none. */
+  private takeListenersSettled(): Promise<void> | undefined {
+    const settled = this.listenersSettled;
+    if (settled === null) return undefined;
+    this.listenersSettled = null;
+    return settled;
+  }
+
+  /**
+   * Waits for every listener's promise; each rejection becomes one `error` event (whose own
+   * listeners' promises are waited for too). Never rejects.
+   */
+  private async settleListeners(pending: readonly PendingListener[]): Promise<void> {
+    for (const { event, promise } of pending) {
+      try {
+        await promise;
+      } catch (cause) {
+        // Like a throw: an `error` listener's rejection is swallowed; after the end only the
+        // completeResponse listeners' ones are reported, and after a cancel nothing.
+        const reported = event !== 'error' && (this.currentStatus === 'open' || (event === 'completeResponse' && this.currentStatus === 'completed'));
+        if (!reported) continue;
+        this.listenersSettled = null;
+        this.emit('error', new HandlerCallbackError(CALLBACK_OF_EVENT[event], cause));
+        const more = this.takeListenersSettled();
+        if (more !== undefined) await more;
+      }
+    }
+  }
+
   private cancelled(): void {
     if (this.currentStatus !== 'open') return;
     this.currentStatus = 'cancelled';
@@ -285,16 +381,42 @@ export class ChatStream extends EventEmitter<ChatStreamEvents> implements Stream
     if (wrapper === undefined) {
       const stream = this;
       wrapper = function isolatedListener(this: unknown, ...args: unknown[]): void {
+        let result: unknown;
         try {
-          original.apply(this, args);
+          result = original.apply(this, args);
         } catch (error) {
           stream.listenerThrew(error);
+          return;
         }
+        if (result !== undefined) stream.listenerReturned(result);
       };
       this.wrappers.set(original, wrapper);
       this.originals.set(wrapper, original);
     }
     return wrapper as unknown as EventListener<T>;
+  }
+
+  /** A listener returned `result`: a thenable is waited for (reading `then` may throw: a throw of the listener). */
+  private listenerReturned(result: unknown): void {
+    if (result === null || (typeof result !== 'object' && typeof result !== 'function')) return;
+    const event = this.emitting;
+    let then: unknown;
+    try {
+      then = (result as { then?: unknown }).then;
+    } catch (error) {
+      this.listenerThrew(error);
+      return;
+    }
+    if (typeof then !== 'function') return;
+    if (event === null) {
+      // Called outside an emit (a wrapper taken from rawListeners): nobody waits, but a rejection
+      // must still not go unhandled.
+      new Promise<unknown>((resolve) => resolve(result)).catch(() => undefined);
+      return;
+    }
+    const pending: PendingListener = { event, promise: result as PromiseLike<unknown> };
+    if (this.pendingListeners === null) this.pendingListeners = [pending];
+    else this.pendingListeners.push(pending);
   }
 
   private listenerThrew(cause: unknown): void {

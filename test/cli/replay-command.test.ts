@@ -10,6 +10,10 @@ const THINKING =
   "The user asks whether the Pont des Arts is open this weekend and what the weather will be.\n\nI'll search for closure notices first, then ask the weather tool for Paris.";
 const TEXT = 'I found no closure notice for the Pont des Arts this weekend, so it should be open as usual — let me check the forecast for Paris.';
 const ARGUMENTS = '{"city": "Paris", "days": 2, "unit": "°C"}';
+/** The server-side search blocks as the API takes them back: the query assembled from its input_json_delta pieces. */
+const SEARCH_CALL = '{"type":"server_tool_use","id":"srvtoolu_01DemoWebSearch4Hk8","name":"web_search","input":{"query":"Pont des Arts closure this weekend"}}';
+const SEARCH_RESULT =
+  '{"type":"web_search_tool_result","tool_use_id":"srvtoolu_01DemoWebSearch4Hk8","content":[{"type":"web_search_result","title":"Pont des Arts – opening hours and works notices","url":"https://example.org/paris/pont-des-arts","encrypted_content":"EpQBCioIBxgCIiQ5ZGVtby1yZXN1bHQtZW5jcnlwdGVkLWNvbnRlbnQtb25seRIMDemoOnlyPayload","page_age":"3 days ago"}]}';
 
 /** The SSE event names of the embedded recording that no typed callback covers, in order. */
 const RAW_EVENTS = [
@@ -79,6 +83,8 @@ describe('partstream replay (the embedded recording)', () => {
       aiMessage: {
         parts: [
           { type: 'reasoning', text: THINKING, summary: null, payload: { provider: 'anthropic', kind: 'signature', data: signature }, attributes: {} },
+          { type: 'unknown', provider: 'anthropic', kind: 'server_tool_use', rawJson: SEARCH_CALL, payload: null, attributes: {} },
+          { type: 'unknown', provider: 'anthropic', kind: 'web_search_tool_result', rawJson: SEARCH_RESULT, payload: null, attributes: {} },
           { type: 'text', text: TEXT, payload: null, attributes: {} },
           {
             type: 'tool_call',
@@ -122,10 +128,12 @@ describe('partstream replay (the embedded recording)', () => {
         `tool call #0 complete: get_weather toolu_01DemoGetWeather9Xq2 ${ARGUMENTS}`,
         '',
         '── final message ──',
-        'parts (3):',
+        'parts (5):',
         '  1. reasoning   [anthropic signature] "The user asks whether the Pont des Arts is open this weekend and what the weath…',
-        '  2. text        "I found no closure notice for the Pont des Arts this weekend, so it should be open as usual — let me …',
-        `  3. tool_call   get_weather toolu_01DemoGetWeather9Xq2 ${ARGUMENTS}`,
+        '  2. unknown     anthropic/server_tool_use {"type":"server_tool_use","id":"srvtoolu_01DemoWebSearch4Hk8","name":"web_se…',
+        '  3. unknown     anthropic/web_search_tool_result {"type":"web_search_tool_result","tool_use_id":"srvtoolu_01DemoWebSea…',
+        '  4. text        "I found no closure notice for the Pont des Arts this weekend, so it should be open as usual — let me …',
+        `  5. tool_call   get_weather toolu_01DemoGetWeather9Xq2 ${ARGUMENTS}`,
         'usage: 1873 input, 214 output, 2087 total tokens',
         'finish reason: TOOL_EXECUTION',
         'id: msg_01PsDemoReplay7Vb2Qk4Zt9   model: claude-sonnet-4-5-20250929',

@@ -10,6 +10,7 @@ import { resolveFinishReason } from '../shared/resolve-finish-reason';
 import { stringifyJson } from '../shared/stringify-json';
 import { ToolCallAccumulator, type ToolCallCompletion } from '../shared/tool-call-accumulator';
 import { truncatedStreamError } from '../shared/truncated-stream-error';
+import { AnthropicBlocks } from './anthropic-blocks';
 import { AnthropicUsageTracker } from './anthropic-usage';
 import type { AnthropicBlockDelta, AnthropicContentBlock, AnthropicStreamEvent } from './anthropic-wire';
 import { mapAnthropicStopReason } from './map-anthropic-stop-reason';
@@ -34,9 +35,15 @@ function payload(kind: 'signature' | 'redacted_thinking', data: string): OpaqueP
  *   concatenation of the deltas, `"{}"` when empty; the block's start `input` when no delta came).
  *   A tool block still open at `message_stop` completes there; one still open when the stream
  *   breaks off before `message_stop` never completes (the failure's partial keeps its deltas).
- * - Everything the handler API does not model maps nothing and surfaces raw: `message_start`,
- *   `ping`, `message_delta`, `message_stop` (unless it completes a tool call), `content_block_stop`
- *   of other blocks, server-side blocks (`server_tool_use`, `web_search_tool_result`, …) and their
+ * - Each content block is its own part: a block's stop completes it (`MapperTarget.completeBlock`),
+ *   so two thinking or redacted_thinking blocks back to back keep their own payloads. A text
+ *   block's citations (`citations_delta`) ride on its part as payload `anthropic`/`citations`.
+ *   Blocks no callback models (`server_tool_use`, `web_search_tool_result`, `mcp_tool_use`, any
+ *   type not known today) are rebuilt from their start and deltas (`AnthropicBlocks`) and handed
+ *   over at their stop as `unknown` parts, in stream order; their deltas never reach a callback.
+ * - Everything the handler API does not model maps nothing and surfaces raw (also when it
+ *   completed a block's part): `message_start`, `ping`, `message_delta`, `message_stop` (unless
+ *   it completes a tool call), `content_block_stop` of other blocks, server-side blocks and their
  *   deltas, `citations_delta`, unknown events, frames that are not JSON objects.
  * - `error` events → `onError` with a `provider` `StreamError` (code = the error's `type`).
  * - Usage: `message_start` and `message_delta` usage merged per field; id and model from
@@ -48,6 +55,7 @@ export class AnthropicMapper implements StreamMapper<SseFrame> {
   /** The start `input` of tool blocks that sent a non-empty one, serialised once. */
   private readonly startInputs = new Map<number, string>();
   private readonly usage = new AnthropicUsageTracker();
+  private readonly blocks = new AnthropicBlocks();
   private id: string | null = null;
   private model: string | null = null;
   private stopReason: string | null = null;
@@ -76,7 +84,7 @@ export class AnthropicMapper implements StreamMapper<SseFrame> {
         this.onBlockDelta(event, target);
         return false;
       case 'content_block_stop':
-        this.onBlockStop(event, target.handler);
+        this.onBlockStop(event, target);
         return false;
       case 'message_delta':
         this.stopReason = nonEmptyString(event.delta?.stop_reason) ?? this.stopReason;
@@ -85,6 +93,7 @@ export class AnthropicMapper implements StreamMapper<SseFrame> {
       case 'message_stop':
         this.stopSeen = true;
         this.completeToolCalls(target.handler);
+        for (const closing of this.blocks.stopAll()) target.completeBlock?.(closing);
         return true;
       case 'error': {
         // `{"type": "error", "error": {"type", "message"}}`; a flat body is read as the error itself.
@@ -125,8 +134,14 @@ export class AnthropicMapper implements StreamMapper<SseFrame> {
     const block = event.content_block;
     const index = event.index;
     if (!isJsonObject(block)) return;
+    const type = (block as AnthropicContentBlock).type;
+    if (typeof index === 'number' && typeof type === 'string') {
+      // A second start at an open index: the earlier block is complete.
+      if (this.blocks.isOpen(index)) this.stopBlock(index, target);
+      this.blocks.start(index, type, block);
+    }
     const { handler } = target;
-    switch ((block as AnthropicContentBlock).type) {
+    switch (type) {
       case 'text': {
         const text = nonEmptyString(block.text);
         if (text !== null) handler.onPartialResponse?.(partialResponse(text), this.contextOf(target));
@@ -160,8 +175,17 @@ export class AnthropicMapper implements StreamMapper<SseFrame> {
   private onBlockDelta(event: AnthropicStreamEvent, target: MapperTarget): void {
     const delta = event.delta;
     if (!isJsonObject(delta)) return;
+    const type = (delta as AnthropicBlockDelta).type;
+    if (typeof event.index === 'number') {
+      // A block no callback models keeps its deltas, whatever their type: none reaches a callback.
+      if (this.blocks.isUnmodelled(event.index)) {
+        this.blocks.delta(event.index, type, delta);
+        return;
+      }
+      if (type === 'citations_delta') this.blocks.delta(event.index, type, delta);
+    }
     const { handler } = target;
-    switch ((delta as AnthropicBlockDelta).type) {
+    switch (type) {
       case 'text_delta': {
         const text = nonEmptyString(delta.text);
         if (text !== null) handler.onPartialResponse?.(partialResponse(text), this.contextOf(target));
@@ -189,8 +213,15 @@ export class AnthropicMapper implements StreamMapper<SseFrame> {
     }
   }
 
-  private onBlockStop(event: AnthropicStreamEvent, handler: StreamingChatResponseHandler): void {
-    if (typeof event.index === 'number' && this.toolCalls.isOpen(event.index)) this.completeToolCall(event.index, handler);
+  private onBlockStop(event: AnthropicStreamEvent, target: MapperTarget): void {
+    if (typeof event.index !== 'number') return;
+    if (this.toolCalls.isOpen(event.index)) this.completeToolCall(event.index, target.handler);
+    this.stopBlock(event.index, target);
+  }
+
+  private stopBlock(index: number, target: MapperTarget): void {
+    const closing = this.blocks.stop(index);
+    if (closing !== undefined) target.completeBlock?.(closing);
   }
 
   private completeToolCall(index: number, handler: StreamingChatResponseHandler): void {

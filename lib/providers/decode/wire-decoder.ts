@@ -1,4 +1,4 @@
-import { sniffFormat, SNIFF_LIMIT, type FormatOption, type SniffResult } from '../sniff-format';
+import { FormatSniffer, type FormatOption, type SniffResult } from '../sniff-format';
 import type { StreamError } from '../stream-error';
 import type { SseFrame, WireFormat } from '../types';
 import type { FrameDecoder, FrameDecoderEnd, NdjsonLine } from './frame-decoder';
@@ -9,56 +9,52 @@ import { createSseDecoder } from './sse-decoder';
 export type WireFrame = SseFrame | NdjsonLine;
 
 /**
- * A frame decoder that first checks what the body is (`sniffFormat`): it holds the first text back
- * until the format is known, then replays it through the SSE or NDJSON decoder. `format` is set
- * from then on and every frame returned belongs to it; `failure` is set (and nothing is ever
- * returned) when the body is not a readable stream.
+ * A frame decoder that first checks what the body is (`FormatSniffer`): it holds the first text
+ * back until the format is known, then replays it through the SSE or NDJSON decoder. `format` is
+ * set from then on and every frame returned belongs to it; `failure` is set when the body is not
+ * a readable stream (nothing is ever returned then) or when a frame is over the size limit (the
+ * frames before it are still returned).
  */
 export interface WireDecoder extends FrameDecoder<WireFrame> {
   readonly format: WireFormat | null;
-  readonly failure: StreamError | null;
 }
 
 const NO_FRAMES: readonly WireFrame[] = Object.freeze([]);
 
-/** Creates a `WireDecoder` for a format, or for `auto` (any of the five). */
-export function createWireDecoder(expected: FormatOption): WireDecoder {
-  let held: string[] = [];
-  let heldLength = 0;
+/**
+ * Creates a `WireDecoder` for a format, or for `auto` (any of the five). `maxFrameBytes` limits an
+ * SSE event or NDJSON line (see `createSseDecoder`, `createNdjsonDecoder`), while the format is
+ * being recognised too; past it, `failure` is a `malformed` StreamError naming the limit.
+ */
+export function createWireDecoder(expected: FormatOption, maxFrameBytes: number): WireDecoder {
+  let sniffer: FormatSniffer | null = new FormatSniffer(expected, maxFrameBytes);
   let inner: FrameDecoder<WireFrame> | null = null;
   let format: WireFormat | null = null;
   let failure: StreamError | null = null;
 
-  function settle(result: SniffResult, text: string): readonly WireFrame[] {
-    if (result.type === 'undecided') return NO_FRAMES;
-    held = [];
-    heldLength = 0;
+  /** Acts on the sniffer's verdict: replays the text held so far once the format is known. */
+  function settle(result: SniffResult): readonly WireFrame[] {
+    if (result.type === 'undecided' || sniffer === null) return NO_FRAMES;
+    const text = sniffer.takeText();
+    sniffer = null;
     if (result.type === 'failed') {
       failure = result.error;
       return NO_FRAMES;
     }
     format = result.format;
-    inner = format === 'ollama' ? createNdjsonDecoder() : createSseDecoder();
+    inner = format === 'ollama' ? createNdjsonDecoder(maxFrameBytes) : createSseDecoder(maxFrameBytes);
     return inner.feed(text);
   }
 
   return {
     feed(text) {
       if (inner !== null) return inner.feed(text);
-      if (failure !== null || text === '') return NO_FRAMES;
-      const first = heldLength === 0;
-      held.push(text);
-      heldLength += text.length;
-      // Re-examine only when something new can be decided: the first text, a completed line, the limit.
-      if (!first && text.indexOf('\n') === -1 && text.indexOf('\r') === -1 && heldLength <= SNIFF_LIMIT) return NO_FRAMES;
-      const all = held.length === 1 ? text : held.join('');
-      held = [all];
-      return settle(sniffFormat(all, false, expected), all);
+      if (sniffer === null || text === '') return NO_FRAMES;
+      return settle(sniffer.feed(text));
     },
     flush(): FrameDecoderEnd<WireFrame> {
-      if (inner === null && failure === null) {
-        const all = held.join('');
-        const frames = settle(sniffFormat(all, true, expected), all);
+      if (inner === null && sniffer !== null) {
+        const frames = settle(sniffer.end());
         if (inner === null) return { frames: NO_FRAMES, truncatedFrame: false };
         const end: FrameDecoderEnd<WireFrame> = (inner as FrameDecoder<WireFrame>).flush();
         return { frames: [...frames, ...end.frames], truncatedFrame: end.truncatedFrame };
@@ -72,7 +68,7 @@ export function createWireDecoder(expected: FormatOption): WireDecoder {
       return format;
     },
     get failure() {
-      return failure;
+      return failure ?? inner?.failure ?? null;
     },
   };
 }

@@ -1,7 +1,7 @@
 import type { StreamingHandle, TokenUsage, ChatResponseMetadata } from '../../handler/types';
 import { aiMessage, chatResponse, partialResponse, partialThinking, responseMetadata } from '../../handler/values';
 import type { OpaquePayload } from '../../parts/types';
-import { isJsonObject, parseJsonObject } from '../shared/read-json';
+import { isJsonObject, parseJsonObject, type JsonObject } from '../shared/read-json';
 import { resolveFinishReason } from '../shared/resolve-finish-reason';
 import { ToolCallAccumulator } from '../shared/tool-call-accumulator';
 import { truncatedStreamError } from '../shared/truncated-stream-error';
@@ -10,6 +10,7 @@ import type { MapperTarget, SseFrame, StreamMapper } from '../types';
 import { geminiUsage } from './gemini-usage';
 import type { GeminiCandidate, GeminiChunk, GeminiFunctionCall, GeminiPart } from './gemini-wire';
 import { mapGeminiFinishReason } from './map-gemini-finish-reason';
+import { geminiPartOf } from './gemini-part-of';
 import { PartialArgsAssembler } from './partial-args-assembler';
 
 /** Candidate fields that are mapped or carry nothing a caller could miss. */
@@ -56,6 +57,10 @@ function firstCandidate(candidates: unknown): GeminiCandidate | null {
  *   with counts go into the metadata; the stream completes when the bytes end after a finish
  *   reason (or after a `promptFeedback.blockReason`: `CONTENT_FILTER`), and is reported as
  *   truncated otherwise. A chunk with an `error` object ends it with one `onError`.
+ * - Parts of other kinds (`toolCall`, `toolResponse`, `executableCode`, `codeExecutionResult`,
+ *   `functionResponse`, a thought signature alone …) are handed over whole as `unknown` parts,
+ *   `inlineData` as `media` parts (`geminiPartOf`, through `MapperTarget.completeBlock`), at
+ *   their place in the stream; a signature they carry stays on them.
  * - Chunks that map nothing (usage-only, finish-only, `functionResponse` …) surface raw; a chunk
  *   that maps something and also carries other parts or candidate fields (grounding, citations)
  *   is surfaced raw as well, once, after its callbacks.
@@ -134,12 +139,24 @@ export class GeminiMapper implements StreamMapper<SseFrame> {
     return this.context;
   }
 
-  /** Maps one part; false when it is of a kind that is not mapped (it then surfaces raw). */
+  /**
+   * Maps one part by what it holds — a function call, text (thought text when `thought` is true),
+   * a thought signature on a thought, or anything else — never taking a signature alone for
+   * text. False when the part is not mapped to a callback (its chunk then surfaces raw): a part
+   * of another kind is handed over whole (`geminiPartOf`) at its place in the stream.
+   */
   private mapPart(part: GeminiPart, target: MapperTarget): boolean {
     if (isJsonObject(part.functionCall)) return this.mapFunctionCall(part.functionCall, signatureOf(part), target);
     const text = str(part.text);
     const payload = signatureOf(part);
-    if (text === null && payload === undefined) return false;
+    if (text === null && (payload === undefined || part.thought !== true)) {
+      const whole = geminiPartOf(part as JsonObject, payload);
+      if (whole !== null) {
+        this.completeStreamingCall(target);
+        target.completeBlock?.(whole);
+      }
+      return false;
+    }
     if ((text === null || text.length === 0) && payload === undefined) return true;
     this.completeStreamingCall(target);
     this.mapped = true;

@@ -1,6 +1,7 @@
 import type { StreamingHandle, ChatResponseMetadata } from '../../handler/types';
 import { aiMessage, chatResponse, partialResponse, partialThinking, responseMetadata } from '../../handler/values';
 import { isJsonObject, parseJsonObject } from '../shared/read-json';
+import { outputItemPart } from './output-item-part';
 import { resolveFinishReason } from '../shared/resolve-finish-reason';
 import { ToolCallAccumulator } from '../shared/tool-call-accumulator';
 import { truncatedStreamError } from '../shared/truncated-stream-error';
@@ -39,6 +40,11 @@ function partKey(kind: string, itemId: unknown, index: unknown): string {
  * - A reasoning item's `encrypted_content`, taken at its `response.output_item.done`, becomes a
  *   signature-only partial thinking with payload `openai`/`encrypted_content`. (The server may
  *   re-encrypt it for `response.completed`; the item's value is the one kept, and both replay.)
+ * - Each output item is its own part: a reasoning or message item's `output_item.done` completes
+ *   its part (`MapperTarget.completeBlock`), a message's annotations riding on it as payload
+ *   `openai`/`annotations`. Every other item (`web_search_call`, `mcp_call`, …) is handed over
+ *   whole at its `output_item.done` (`outputItemPart`: an `unknown` part, or a `media` part for a
+ *   generated image), in stream order; its events still surface raw.
  * - `response.completed` / `response.incomplete` end the stream with a complete response (id,
  *   model, usage, finish reason); `error` and `response.failed` end it with one `onError`
  *   (a `StreamError` of kind `provider`), whichever comes first. `map` returns true at the first
@@ -220,9 +226,13 @@ export class OpenAIResponsesMapper implements StreamMapper<SseFrame> {
         const payload = { provider: 'openai', kind: 'encrypted_content', data: encrypted };
         target.handler.onPartialThinking?.(partialThinking('', payload), this.contextFor(target));
       }
+      target.completeBlock?.();
       return;
     }
-    if (!isClientToolCall(item.type)) return;
+    if (!isClientToolCall(item.type)) {
+      target.completeBlock?.(outputItemPart(item));
+      return;
+    }
     const key = this.keyOfDoneItem(item, outputIndex);
     if (key === null) return;
     const name = str(item.name);

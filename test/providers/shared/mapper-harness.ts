@@ -1,7 +1,8 @@
 import { MappingTrackingHandler } from '../../../lib/handler/mapping-tracking-handler';
 import type { ChatResponse, StreamingChatResponseHandler, StreamingHandle } from '../../../lib/handler/types';
 import { StreamError } from '../../../lib/providers/stream-error';
-import type { SseFrame, StreamMapper } from '../../../lib/providers/types';
+import type { MessagePart } from '../../../lib/parts/types';
+import type { MapperTarget, SseFrame, StreamMapper } from '../../../lib/providers/types';
 
 /** One callback, in a compact form that deep equality can compare. */
 export type Step =
@@ -19,6 +20,8 @@ export interface HarnessRun {
   /** The values `map` returned, frame by frame. */
   readonly returns: boolean[];
   readonly errors: Error[];
+  /** What the mapper passed to `target.completeBlock`, in order (null: a block ended without a part). */
+  readonly blocks: Array<MessagePart | null>;
 }
 
 const HANDLE: StreamingHandle = Object.freeze({ cancel() {}, isCancelled: () => false });
@@ -60,7 +63,8 @@ export function runFrames(mapper: StreamMapper<SseFrame>, frames: readonly SseFr
     },
   };
   const tracker = new MappingTrackingHandler(recorder);
-  const target = { handler: tracker, handle: HANDLE };
+  const blocks: Array<MessagePart | null> = [];
+  const target: MapperTarget = { handler: tracker, handle: HANDLE, completeBlock: (part) => blocks.push(part ?? null) };
   const returns: boolean[] = [];
   for (const frame of frames) {
     tracker.resetMappingTracking();
@@ -72,7 +76,7 @@ export function runFrames(mapper: StreamMapper<SseFrame>, frames: readonly SseFr
   tracker.resetMappingTracking();
   mapper.end(target, truncatedFrame);
   if (contexts.size > 1) throw new Error(`Expected one context object per stream, got ${contexts.size}`);
-  return { steps, returns, errors };
+  return { steps, returns, errors, blocks };
 }
 
 /** An SSE frame without an event name whose data is `value` as JSON (OpenAI Chat, Gemini). */
