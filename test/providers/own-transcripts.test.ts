@@ -9,11 +9,7 @@ import { recordRun, valuesOf, type RecordedRun } from './shared/fixture-support'
  */
 const KNOWN_GAPS: Readonly<Record<string, { readonly payloads?: string; readonly tokens?: string }>> = {
   'own/anthropic/thinking-redacted-server-tool-tools.sse': {
-    payloads: 'a redacted_thinking block right after a thinking block replaces its signature (SPEC §5: one provider block, one part)',
     tokens: 'cache_read_input_tokens is not counted as input (SPEC §10)',
-  },
-  'own/gemini/thoughts-signatures-parallel-calls.sse': {
-    payloads: 'a second thought signature on the same text run replaces the first (SPEC §5: a payload-bearing part never merges with another)',
   },
 };
 
