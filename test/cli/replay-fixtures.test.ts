@@ -1,10 +1,12 @@
 import { expect } from 'chai';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { FIXTURES_DIR, jsonEvents, runCli } from './run-cli';
+import { OWN_TRANSCRIPTS } from '../support/own-transcripts';
+import { FIXTURES_MANIFEST, recordedFixturesPresent, recordedSkipNote } from '../support/recorded-fixtures';
+import { FIXTURES_DIR, jsonEvents, runCli, type CliRun } from './run-cli';
 
-/** The part of a manifest entry these tests compare against. */
-interface ManifestEntry {
+/** What a replayed body must give: the fields of a manifest entry these tests compare against. */
+interface Case {
   readonly file: string;
   readonly format: string;
   readonly expected: {
@@ -12,10 +14,17 @@ interface ManifestEntry {
     readonly reasoning: string | null;
     readonly toolCalls: readonly { readonly id: string | null; readonly name: string; readonly arguments: string }[];
     readonly error: string | null;
-    readonly terminal: string | null;
-    readonly usage: Record<string, unknown> | null;
+    /** Whether the body ends in its format's terminal event. */
+    readonly completes: boolean;
+    /** The provider's usage object as sent (recorded fixtures only). */
+    readonly usage?: Record<string, unknown> | null;
+    /** The manifest's normalized finish reasons and usage (recorded fixtures only). */
     readonly normalized?: { readonly finishReason: string | null; readonly providerFinishReason: string | null; readonly tokenUsage: Record<string, unknown> | null };
   };
+  /** True for a recorded fixture, whose manifest entry also gives the normalized metadata. */
+  readonly recorded: boolean;
+  /** Runs `partstream <args>` over this body (read from the file, or from stdin for a hand-written transcript). */
+  readonly run: (args: readonly string[]) => Promise<CliRun>;
 }
 
 /** What the test compares for a completed response. */
@@ -27,24 +36,44 @@ interface Summary {
   readonly toolCalls: readonly { readonly id: string | null; readonly name: string; readonly arguments: string }[];
 }
 
-const manifestPath = path.join(FIXTURES_DIR, 'manifest.json');
-const manifest: readonly ManifestEntry[] = existsSync(manifestPath) ? (JSON.parse(readFileSync(manifestPath, 'utf8')) as ManifestEntry[]) : [];
+interface ManifestEntry {
+  readonly file: string;
+  readonly format: string;
+  readonly expected: Omit<Case['expected'], 'completes'> & { readonly terminal: string | null };
+}
 
-describe('partstream replay --json over the recorded fixtures', function () {
-  before(function () {
-    if (manifest.length === 0) {
-      console.warn(`      skipped: no fixtures at ${FIXTURES_DIR}`);
-      this.skip();
-    }
-  });
+const ownCases: Case[] = OWN_TRANSCRIPTS.map((transcript) => ({
+  file: transcript.file,
+  format: transcript.format,
+  recorded: false,
+  expected: { ...transcript.expected, completes: transcript.expected.status === 'completed' },
+  run: (args) =>
+    runCli(['replay', '-', ...args], {
+      stdin: (async function* () {
+        yield transcript.bytes;
+      })(),
+    }),
+}));
 
-  for (const entry of manifest) {
+const recordedCases: Case[] = recordedFixturesPresent()
+  ? (JSON.parse(readFileSync(FIXTURES_MANIFEST, 'utf8')) as ManifestEntry[]).map((entry) => ({
+      file: entry.file,
+      format: entry.format,
+      recorded: true,
+      expected: { ...entry.expected, completes: entry.expected.error === null && entry.expected.terminal !== null },
+      run: (args) => runCli(['replay', path.join(FIXTURES_DIR, entry.file), ...args]),
+    }))
+  : [];
+
+const cases = [...ownCases, ...recordedCases];
+
+describe(`partstream replay --json over the hand-written transcripts and the recorded fixtures${recordedSkipNote('partstream replay over the recorded fixtures')}`, function () {
+  for (const entry of cases) {
     const expected = entry.expected;
-    const completes = expected.error === null && expected.terminal !== null;
 
-    if (completes) {
+    if (expected.completes) {
       it(`${entry.file}: ends with a completeResponse matching the expected text, reasoning and tool calls (auto-detected)`, async () => {
-        const run = await runCli(['replay', path.join(FIXTURES_DIR, entry.file), '--json']);
+        const run = await entry.run(['--json']);
         const events = jsonEvents(run.stdout);
         const last = events[events.length - 1];
         const response = (last.response ?? { aiMessage: {}, metadata: {} }) as {
@@ -65,17 +94,19 @@ describe('partstream replay --json over the recorded fixtures', function () {
           thinking: expected.reasoning,
           toolCalls: expected.toolCalls.map((call) => ({ id: call.id, name: call.name, arguments: call.arguments })),
         });
-        // The metadata is printed whole: finish reasons and usage as the manifest expects them.
-        expect(expected.normalized, 'manifest expected.normalized').to.not.equal(undefined);
-        const { finishReason, providerFinishReason, tokenUsage, providerUsage } = response.metadata;
-        expect({ finishReason, providerFinishReason, tokenUsage, providerUsage }).to.deep.equal({ ...expected.normalized, providerUsage: expected.usage });
+        if (entry.recorded) {
+          // The metadata is printed whole: finish reasons and usage as the manifest expects them.
+          expect(expected.normalized, 'manifest expected.normalized').to.not.equal(undefined);
+          const { finishReason, providerFinishReason, tokenUsage, providerUsage } = response.metadata;
+          expect({ finishReason, providerFinishReason, tokenUsage, providerUsage }).to.deep.equal({ ...expected.normalized, providerUsage: expected.usage });
+        }
         // The deltas printed before the end add up to the final text.
         const streamed = events.filter((event) => event.event === 'partialResponse').map((event) => event.text as string);
         expect(streamed.length === 0 ? null : streamed.join('')).to.equal(expected.text);
       });
     } else {
       it(`${entry.file}: ends with one error event, exit status 1 and a one-line message`, async () => {
-        const run = await runCli(['replay', path.join(FIXTURES_DIR, entry.file), '--json', '--format', entry.format]);
+        const run = await entry.run(['--json', '--format', entry.format]);
         const events = jsonEvents(run.stdout);
         const errors = events.filter((event) => event.event === 'error');
         const last = events[events.length - 1];
@@ -90,10 +121,10 @@ describe('partstream replay --json over the recorded fixtures', function () {
     }
   }
 
-  it('shows every fixture in the human view: a final summary after a complete response, else one error line', async () => {
+  it('shows every transcript and fixture in the human view: a final summary after a complete response, else one error line', async () => {
     const outcomes = await Promise.all(
-      manifest.map(async (entry) => {
-        const run = await runCli(['replay', path.join(FIXTURES_DIR, entry.file)]);
+      cases.map(async (entry) => {
+        const run = await entry.run([]);
         return {
           file: entry.file,
           status: run.status,
@@ -102,23 +133,22 @@ describe('partstream replay --json over the recorded fixtures', function () {
         };
       }),
     );
-    const completes = (entry: ManifestEntry): boolean => entry.expected.error === null && entry.expected.terminal !== null;
     expect(outcomes).to.deep.equal(
-      manifest.map((entry) => ({
+      cases.map((entry) => ({
         file: entry.file,
-        status: completes(entry) ? 0 : 1,
-        summary: completes(entry),
-        errorLines: completes(entry) ? 0 : 1,
+        status: entry.expected.completes ? 0 : 1,
+        summary: entry.expected.completes,
+        errorLines: entry.expected.completes ? 0 : 1,
       })),
     );
   });
 
-  it('names each event with one of the seven SPEC §9 event names', async () => {
-    const entry = manifest.find((candidate) => candidate.file === 'openai-responses/reasoning-encrypted-1.sse');
-    expect(entry, 'manifest entry openai-responses/reasoning-encrypted-1.sse').to.not.equal(undefined);
-    const run = await runCli(['replay', path.join(FIXTURES_DIR, entry!.file), '--json']);
-    const names = new Set(jsonEvents(run.stdout).map((event) => event.event));
+  it('names each event with one of the seven SPEC §9 event names, for every transcript and fixture', async () => {
     const known = ['partialResponse', 'partialThinking', 'partialToolCall', 'completeToolCall', 'unmappedRawEvent', 'completeResponse', 'error'];
-    expect([...names].filter((name) => !known.includes(name))).to.deep.equal([]);
+    for (const entry of cases) {
+      const run = await entry.run(['--json', '--format', entry.format]);
+      const names = new Set(jsonEvents(run.stdout).map((event) => event.event));
+      expect([...names].filter((name) => !known.includes(name)), entry.file).to.deep.equal([]);
+    }
   });
 });

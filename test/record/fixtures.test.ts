@@ -117,9 +117,10 @@ const entries = (['anthropic', 'openai-responses', 'gemini'] as const).flatMap((
   }
 
   it('anthropic/web-search-tool.sse: each cited text block carries its own citations', async function () {
+    if (!fixturesAvailable('anthropic/web-search-tool.sse citations')) this.skip();
     const entry = fixtureEntries('anthropic').find((candidate) => candidate.file.endsWith('web-search-tool.sse'));
-    if (entry === undefined) this.skip();
-    const bytes = readFixture(entry.file);
+    expect(entry, 'the manifest lists anthropic/web-search-tool.sse').to.not.equal(undefined);
+    const bytes = readFixture((entry as { file: string }).file);
     // From the frames: the citations of each text block, in order.
     const byBlock = new Map<number, unknown[]>();
     for (const frame of referenceSseFrames(bytes)) {

@@ -104,7 +104,7 @@ describe('wireFrames', () => {
       fc.property(fc.string({ unit: fc.constantFrom('a', 'b', '\n', ':', ' ') }), fc.constantFrom<'anthropic' | 'ollama'>('anthropic', 'ollama'), (text, format) => {
         expect(wireFrames(text, format).join('')).to.equal(text);
       }),
-      { seed: 8 },
+      { seed: 8, numRuns: 100 },
     );
   });
 

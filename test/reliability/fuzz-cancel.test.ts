@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { startLoopbackServer, type Reply } from '../support/loopback-server';
-import { corpus, corpusAvailable, type CorpusEntry } from './support/fixture-corpus';
+import { corpus, corpusNote, type CorpusEntry } from './support/fixture-corpus';
 import { checkFixture, eachFixture, fuzzedFixtures, replayNote, runsPerFixture } from './support/fuzz-config';
 import { STREAM_CONTENT_TYPE, streamWithClient, within } from '../support/http-clients';
 import { expectNothingLost, expectOneTerminal, isTerminal } from './support/invariants';
@@ -32,7 +32,7 @@ function cancelCase(fixture: CorpusEntry, callbacks: number): fc.Arbitrary<Cance
 
 const fixtures = fuzzedFixtures(corpus());
 
-(corpusAvailable('fuzz: cancel') ? describe : describe.skip)(`fuzz: cancel (${replayNote()})`, () => {
+describe(`fuzz: cancel (${replayNote()})${corpusNote('fuzz: cancel')}`, () => {
   let watch: UnhandledWatch;
   const referenceOf = referenceRuns();
   before(() => {

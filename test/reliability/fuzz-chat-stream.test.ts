@@ -5,7 +5,7 @@ import type { ChatResponse } from '../../lib/handler/types';
 import { consumeStream } from '../../lib/providers/consume-stream';
 import { ChatStream } from '../../lib/stream/chat-stream';
 import { CALLBACK_OF_EVENT, CHAT_STREAM_EVENT_NAMES, type ChatStreamEvent, type ChatStreamEventName } from '../../lib/stream/chat-stream-events';
-import { corpus, corpusAvailable } from './support/fixture-corpus';
+import { corpus, corpusNote } from './support/fixture-corpus';
 import { checkFixture, eachFixture, fuzzedFixtures, replayNote, runsPerFixture } from './support/fuzz-config';
 import { replay, splitAt, summarise, trackedBody, whole, type Call, type CallbackName, type Delay } from './support/replay';
 import { watchUnhandled, type UnhandledWatch } from './support/unhandled-watch';
@@ -38,7 +38,7 @@ function fromIterated(event: ChatStreamEvent): Call {
 
 const fixtures = fuzzedFixtures(corpus());
 
-(corpusAvailable('fuzz: ChatStream') ? describe : describe.skip)(`fuzz: ChatStream listeners (${replayNote()})`, () => {
+describe(`fuzz: ChatStream listeners (${replayNote()})${corpusNote('fuzz: ChatStream')}`, () => {
   let watch: UnhandledWatch;
   before(() => {
     watch = watchUnhandled();

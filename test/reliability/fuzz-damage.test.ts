@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { anyDamage, applyDamage, damageArbitraries, type Damage, type DamageType } from './support/damage';
-import { corpus, corpusAvailable } from './support/fixture-corpus';
+import { corpus, corpusNote } from './support/fixture-corpus';
 import { checkFixture, eachFixture, fuzzedFixtures, replayNote, runsPerFixture } from './support/fuzz-config';
 import { expectNothingLost, expectOneTerminal, isTerminal, partials } from './support/invariants';
 import { referenceRuns, replay, splitAt, whole, type Call, type Delay, type ErrorSummary, type Hook, type Replay } from './support/replay';
@@ -49,7 +49,7 @@ const CLASSES: ReadonlyArray<{ type: DamageType; title: string; share: number; e
   { type: 'stray-bytes', title: 'stray bytes (invalid UTF-8, a lone CR or LF, NUL, a BOM) anywhere', share: 1 },
 ];
 
-(corpusAvailable('fuzz: damaged streams') ? describe : describe.skip)(`fuzz: damaged streams (${replayNote()})`, () => {
+describe(`fuzz: damaged streams (${replayNote()})${corpusNote('fuzz: damaged streams')}`, () => {
   let watch: UnhandledWatch;
   const referenceOf = referenceRuns();
   before(() => {

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { HandlerCallbackError } from '../../lib/handler/handler-callback-error';
-import { corpus, corpusAvailable, type CorpusEntry } from './support/fixture-corpus';
+import { corpus, corpusNote, type CorpusEntry } from './support/fixture-corpus';
 import { checkFixture, eachFixture, fuzzedFixtures, replayNote, runsPerFixture } from './support/fuzz-config';
 import { expectOneTerminal } from './support/invariants';
 import { replay, splitAt, whole, type Call, type Delay, type ErrorSummary, type Hook, type Replay } from './support/replay';
@@ -40,7 +40,7 @@ function isCallbackError(call: Call): boolean {
 
 const fixtures = fuzzedFixtures(corpus());
 
-(corpusAvailable('fuzz: throwing handler') ? describe : describe.skip)(`fuzz: a handler that throws (${replayNote()})`, () => {
+describe(`fuzz: a handler that throws (${replayNote()})${corpusNote('fuzz: throwing handler')}`, () => {
   let watch: UnhandledWatch;
   before(() => {
     watch = watchUnhandled();

@@ -6,56 +6,67 @@ import type { WireFormat } from '../../lib/providers/types';
 import { ChatStream } from '../../lib/stream/chat-stream';
 import type { ChatStreamEvent } from '../../lib/stream/chat-stream-events';
 import { CHAT_STREAM_EVENT_NAMES } from '../../lib/stream/chat-stream-events';
+import { OWN_TRANSCRIPTS } from '../support/own-transcripts';
+import { FIXTURES_DIR, FIXTURES_MANIFEST, recordedFixturesPresent, recordedSkipNote } from '../support/recorded-fixtures';
 
-const fixtures = path.resolve(__dirname, '../..', '../shared/fixtures');
+/** What a stream must aggregate to. */
+interface Expected {
+  readonly text: string | null;
+  readonly reasoning: string | null;
+  readonly toolCalls: readonly { readonly id: string | null; readonly name: string; readonly arguments: string }[];
+}
 
 interface ManifestEntry {
   readonly file: string;
   readonly format: WireFormat;
-  readonly expected: {
-    readonly text: string | null;
-    readonly reasoning: string | null;
-    readonly toolCalls: readonly { readonly id: string | null; readonly name: string; readonly arguments: string }[];
-  };
+  readonly expected: Expected;
 }
 
-const FILES = ['anthropic/thinking-signature.sse', 'openai-chat/parallel-tool-calls.sse', 'gemini/thinking-parallel-partial-args.sse'];
+const RECORDED = ['anthropic/thinking-signature.sse', 'openai-chat/parallel-tool-calls.sse', 'gemini/thinking-parallel-partial-args.sse'];
 
-describe('ChatStream over recorded streams', function () {
-  let manifest: ManifestEntry[] = [];
-  before(function () {
-    if (!fs.existsSync(path.join(fixtures, 'manifest.json'))) {
-      console.warn(`Skipping ChatStream fixture tests: ${fixtures} is absent`);
-      this.skip();
-    }
-    manifest = JSON.parse(fs.readFileSync(path.join(fixtures, 'manifest.json'), 'utf8')) as ManifestEntry[];
+/** Replays `source` into a ChatStream and checks the iterator, the listeners and finalResponse() against `expected`. */
+async function expectStreamMatches(source: AsyncIterable<Uint8Array | string>, format: WireFormat, expected: Expected): Promise<void> {
+  const stream = new ChatStream();
+  const heard: string[] = [];
+  for (const name of CHAT_STREAM_EVENT_NAMES) stream.on(name, () => heard.push(name));
+  const iterated = (async () => {
+    const types: ChatStreamEvent['type'][] = [];
+    for await (const event of stream) types.push(event.type);
+    return types;
+  })();
+  const outcome = await consumeStream(source, stream, { format });
+  expect(outcome.status).to.equal('completed');
+  expect(await iterated).to.deep.equal(heard);
+  const final = await stream.finalResponse();
+  expect(outcome.status === 'completed' && outcome.response).to.equal(final);
+  expect({
+    text: final.aiMessage.text,
+    reasoning: final.aiMessage.thinking,
+    toolCalls: final.aiMessage.toolExecutionRequests,
+  }).to.deep.equal({
+    text: expected.text,
+    reasoning: expected.reasoning,
+    toolCalls: expected.toolCalls.map(({ id, name, arguments: args }) => ({ id, name, arguments: args })),
   });
+}
 
-  for (const file of FILES) {
+describe(`ChatStream over whole streams${recordedSkipNote('ChatStream over recorded streams')}`, function () {
+  for (const transcript of OWN_TRANSCRIPTS.filter((candidate) => candidate.expected.status === 'completed')) {
+    it(`${transcript.file}: for await yields what the listeners see, and finalResponse() is the outcome's response`, async () => {
+      async function* source(): AsyncGenerator<Uint8Array> {
+        yield transcript.bytes;
+      }
+      await expectStreamMatches(source(), transcript.format, transcript.expected);
+    });
+  }
+
+  // Without the fixtures folder these cases are left out; the suite's title and a warning say so.
+  for (const file of recordedFixturesPresent() ? RECORDED : []) {
     it(`${file}: for await yields what the listeners see, and finalResponse() is the outcome's response`, async () => {
-      const entry = manifest.find((candidate) => candidate.file === file) as ManifestEntry;
-      const stream = new ChatStream();
-      const heard: string[] = [];
-      for (const name of CHAT_STREAM_EVENT_NAMES) stream.on(name, () => heard.push(name));
-      const iterated = (async () => {
-        const types: ChatStreamEvent['type'][] = [];
-        for await (const event of stream) types.push(event.type);
-        return types;
-      })();
-      const outcome = await consumeStream(fs.createReadStream(path.join(fixtures, file)), stream, { format: entry.format });
-      expect(outcome.status).to.equal('completed');
-      expect(await iterated).to.deep.equal(heard);
-      const final = await stream.finalResponse();
-      expect(outcome.status === 'completed' && outcome.response).to.equal(final);
-      expect({
-        text: final.aiMessage.text,
-        reasoning: final.aiMessage.thinking,
-        toolCalls: final.aiMessage.toolExecutionRequests,
-      }).to.deep.equal({
-        text: entry.expected.text,
-        reasoning: entry.expected.reasoning,
-        toolCalls: entry.expected.toolCalls.map(({ id, name, arguments: args }) => ({ id, name, arguments: args })),
-      });
+      const manifest = JSON.parse(fs.readFileSync(FIXTURES_MANIFEST, 'utf8')) as ManifestEntry[];
+      const entry = manifest.find((candidate) => candidate.file === file);
+      expect(entry, `${file} in ${FIXTURES_MANIFEST}`).to.not.equal(undefined);
+      await expectStreamMatches(fs.createReadStream(path.join(FIXTURES_DIR, file)), (entry as ManifestEntry).format, (entry as ManifestEntry).expected);
     });
   }
 });

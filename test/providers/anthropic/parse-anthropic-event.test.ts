@@ -123,7 +123,7 @@ describe('parseAnthropicEvent', () => {
       fc.property(fc.nat(), delta, fc.string({ unit: 'binary' }), (index, [type, key], value) => {
         agrees(compact(index, type, key, value));
       }),
-      { numRuns: 2000 },
+      { seed: 1212, numRuns: 2000 },
     );
   });
 
@@ -136,6 +136,6 @@ describe('parseAnthropicEvent', () => {
         const at = position % (data.length + 1);
         return data.slice(0, at) + insert + data.slice(Math.min(data.length, at + cut));
       });
-    fc.assert(fc.property(damaged, agrees), { numRuns: 3000 });
+    fc.assert(fc.property(damaged, agrees), { seed: 1313, numRuns: 3000 });
   });
 });

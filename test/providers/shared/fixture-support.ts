@@ -5,9 +5,9 @@ import * as path from 'node:path';
 import type { ChatResponse, FinishReason, StreamingChatResponseHandler } from '../../../lib/handler/types';
 import { consumeStream } from '../../../lib/providers/consume-stream';
 import type { SseFrame, WireFormat } from '../../../lib/providers/types';
+import { FIXTURES_DIR } from '../../support/recorded-fixtures';
 
-/** The recorded provider streams, beside the repository (never copied into it). */
-export const FIXTURES_DIR = path.resolve(__dirname, '../../..', '../shared/fixtures');
+export { FIXTURES_DIR };
 
 /** One manifest entry, as far as these tests read it. */
 export interface FixtureEntry {

@@ -1,13 +1,14 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { WireFormat } from '../../../lib/providers/types';
+import { OWN_TRANSCRIPTS } from '../../support/own-transcripts';
+import { FIXTURES_DIR, FIXTURES_MANIFEST, recordedSkipNote } from '../../support/recorded-fixtures';
 
-/** The recorded provider streams beside the repository (read in place, never copied). */
-export const FIXTURES_DIR = path.resolve(__dirname, '../../..', '../shared/fixtures');
+export { FIXTURES_DIR };
 
-/** One recorded body the reliability suite replays. */
+/** One body the reliability suite replays: a hand-written transcript or a recorded fixture. */
 export interface CorpusEntry {
-  /** Path inside the fixtures folder, e.g. `anthropic/json-tool.sse`. */
+  /** `own/<format>/<name>` for a hand-written transcript, else the path inside the fixtures folder, e.g. `anthropic/json-tool.sse`. */
   readonly file: string;
   readonly format: WireFormat;
   readonly bytes: Uint8Array;
@@ -20,23 +21,27 @@ interface ManifestEntry {
 
 let cached: readonly CorpusEntry[] | null = null;
 
-/** True when the recorded fixtures are present; otherwise warns (once per caller) so the skip is visible. */
-export function corpusAvailable(suite: string): boolean {
-  if (fs.existsSync(path.join(FIXTURES_DIR, 'manifest.json'))) return true;
-  console.warn(`${suite}: skipped, no recorded fixtures at ${FIXTURES_DIR}`);
-  return false;
+/**
+ * The suffix of a fuzz suite's title: empty when the recorded fixtures are present, else a note
+ * (also printed) that the suite runs over the hand-written transcripts only.
+ */
+export function corpusNote(suite: string): string {
+  return recordedSkipNote(suite);
 }
 
-/** Every fixture in the manifest with its bytes, in manifest order (empty when the fixtures are absent). */
+/**
+ * Every hand-written transcript (always), then every recorded fixture in manifest order (when
+ * the fixtures folder is present), each with its bytes.
+ */
 export function corpus(): readonly CorpusEntry[] {
   if (cached !== null) return cached;
-  const manifest = path.join(FIXTURES_DIR, 'manifest.json');
-  if (!fs.existsSync(manifest)) return (cached = []);
-  const entries = JSON.parse(fs.readFileSync(manifest, 'utf8')) as ManifestEntry[];
-  cached = entries.map((entry) => ({
+  const own: CorpusEntry[] = OWN_TRANSCRIPTS.map(({ file, format, bytes }) => ({ file, format, bytes }));
+  if (!fs.existsSync(FIXTURES_MANIFEST)) return (cached = own);
+  const entries = JSON.parse(fs.readFileSync(FIXTURES_MANIFEST, 'utf8')) as ManifestEntry[];
+  const recorded = entries.map((entry) => ({
     file: entry.file,
     format: entry.format,
     bytes: new Uint8Array(fs.readFileSync(path.join(FIXTURES_DIR, entry.file))),
   }));
-  return cached;
+  return (cached = [...own, ...recorded]);
 }

@@ -47,11 +47,19 @@ export function delivered(calls: readonly Call[], on: 'onPartialResponse' | 'onP
   return text;
 }
 
-/** True when `items` appear in `within` in the same order (not necessarily adjacent). */
-function isSubsequence<T>(items: readonly T[], within: readonly T[], same: (a: T, b: T) => boolean): boolean {
-  let at = 0;
-  for (const candidate of within) if (at < items.length && same(items[at] as T, candidate)) at++;
-  return at === items.length;
+/**
+ * True when each of `items` matches its own element of `within` (a sub-multiset: order aside, as
+ * parallel calls may complete in another order than they started, e.g. when a damaged stream
+ * loses one call's end and it completes only at the end of the response).
+ */
+function isContained<T>(items: readonly T[], within: readonly T[], same: (a: T, b: T) => boolean): boolean {
+  const used = new Set<number>();
+  return items.every((item) => {
+    const at = within.findIndex((candidate, index) => !used.has(index) && same(item, candidate));
+    if (at < 0) return false;
+    used.add(at);
+    return true;
+  });
 }
 
 function sameRequest(a: ToolExecutionRequest, b: ToolExecutionRequest): boolean {
@@ -61,7 +69,7 @@ function sameRequest(a: ToolExecutionRequest, b: ToolExecutionRequest): boolean 
 /**
  * Nothing delivered is missing from the outcome's message (final or partial): its text and
  * reasoning are exactly what the partial callbacks delivered, every completed tool call is among
- * its tool-call requests in order, and a call that only streamed argument deltas kept them all
+ * its tool-call requests (each its own), and a call that only streamed argument deltas kept them all
  * (whitespace-only arguments may read back as `"{}"`, as empty ones do).
  */
 export function expectNothingLost(run: Replay): void {
@@ -70,7 +78,7 @@ export function expectNothingLost(run: Replay): void {
   expect(message.thinking ?? '', 'aggregated reasoning vs delivered reasoning').to.equal(delivered(run.calls, 'onPartialThinking'));
   const completed = run.calls.filter((call) => call.on === 'onCompleteToolCall').map((call) => (call.value as CompleteToolCall).toolExecutionRequest);
   const requests = message.toolExecutionRequests;
-  expect(isSubsequence(completed, requests, sameRequest), `completed tool calls ${JSON.stringify(completed)} within ${JSON.stringify(requests)}`).to.equal(true);
+  expect(isContained(completed, requests, sameRequest), `completed tool calls ${JSON.stringify(completed)} within ${JSON.stringify(requests)}`).to.equal(true);
   const completedIndexes = new Set(run.calls.filter((call) => call.on === 'onCompleteToolCall').map((call) => (call.value as CompleteToolCall).index));
   const streamed = new Map<number, string>();
   for (const call of run.calls) {
