@@ -2,14 +2,19 @@ import type { ChatResponse, TokenUsage } from '../handler/types';
 import type { MessagePart, OpaquePayload } from '../parts/types';
 import { escapeControlLine } from './escape-control';
 import { oneLine, truncate } from './one-line';
+import type { Refusal } from './refusal';
+
+/** How much of a refusal's text the summary shows: all of any real one, not megabytes of a hostile one. */
+const REFUSAL_SHOWN = 1000;
 
 /**
  * Describes a response in short lines for the human view: its parts in order (one line each,
  * cut to `width`), usage (with the cache and reasoning counts the provider reported), finish
- * reason, id and model. Each line has its control and bidi characters escaped
+ * reason, the `refusal` if one is given (its text, or that none came), id and model. Each line
+ * has its control and bidi characters escaped
  * (`escapeControlLine`), so none of it can drive a terminal.
  */
-export function describeResponse(response: ChatResponse, width: number): string[] {
+export function describeResponse(response: ChatResponse, width: number, refusal: Refusal | null = null): string[] {
   const { aiMessage, metadata } = response;
   const lines = [`parts (${aiMessage.parts.length}):`];
   aiMessage.parts.forEach((part, position) => {
@@ -20,6 +25,7 @@ export function describeResponse(response: ChatResponse, width: number): string[
   if (aiMessage.parts.length === 0) lines.push('  (none)');
   lines.push(`usage: ${describeUsage(metadata.tokenUsage)}`);
   lines.push(escapeControlLine(`finish reason: ${metadata.finishReason ?? '(none)'}`));
+  if (refusal !== null) lines.push(escapeControlLine(`refusal: ${describeRefusal(refusal.text)}`));
   lines.push(escapeControlLine(`id: ${metadata.id ?? '(none)'}   model: ${metadata.modelName ?? '(none)'}`));
   return lines;
 }
@@ -48,6 +54,12 @@ function describePart(part: MessagePart, width: number): string {
     default:
       return assertNever(part);
   }
+}
+
+function describeRefusal(text: string | null): string {
+  if (text === null) return '(no text given)';
+  const more = text.length > REFUSAL_SHOWN ? `… (${text.length} characters)` : '';
+  return `${quote(text, REFUSAL_SHOWN)}${more}`;
 }
 
 /** In double quotes, with `"`, backslash, newline and tab written as in JSON; other controls are left to the line's escaping. */

@@ -1,12 +1,13 @@
 import { escapeControlLine } from './escape-control';
 import { oneLine } from './one-line';
+import { readPackageVersion } from './package-version';
 import { parseArgs, USAGE } from './parse-args';
 import { EXIT_OK, EXIT_STREAM_ERROR, EXIT_USAGE, replay, type CliIo } from './replay';
 
 /**
  * The `partstream` command: parses `argv` (the arguments after the program name), runs it
- * against `io` and resolves with the exit status (0 complete, 1 stream error, 2 bad usage,
- * 130 interrupted). Never rejects for a stream failure.
+ * against `io` and resolves with the exit status (0 complete, help or version; 1 stream error;
+ * 2 bad usage; 130 interrupted). Never rejects for a stream failure.
  */
 export async function main(argv: readonly string[], io: CliIo): Promise<number> {
   const command = parseArgs(argv);
@@ -14,6 +15,16 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
     case 'help':
       io.stdout.write(`${USAGE}\n`);
       return EXIT_OK;
+    case 'version': {
+      const version = readPackageVersion();
+      if (version === null) {
+        io.stderr.write('partstream: cannot tell the version: no package.json named partstream above the command\n');
+        return EXIT_STREAM_ERROR;
+      }
+      // The version comes from our own package.json, yet it is still only printed escaped.
+      io.stdout.write(`partstream ${escapeControlLine(version)}\n`);
+      return EXIT_OK;
+    }
     case 'usage-error':
       // The message quotes the offending argument, which may hold control characters.
       io.stderr.write(`partstream: ${escapeControlLine(command.message)}\n(run "partstream --help" for usage)\n`);

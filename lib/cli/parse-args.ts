@@ -13,37 +13,64 @@ export const REPLAY_FORMATS: readonly ReplayFormat[] = Object.freeze([
   'ollama',
 ]);
 
+/**
+ * What `--raw` accepts, for the human view: `none` hides raw events (the summary counts them),
+ * `short` shows each as one line cut to the width (the default), `full` shows each whole.
+ */
+export type RawView = 'none' | 'short' | 'full';
+
+/** The accepted `--raw` values, in the order the usage text lists them. */
+export const RAW_VIEWS: readonly RawView[] = Object.freeze(['none', 'short', 'full']);
+
+/** The options `replay` knows, as the unknown-option message lists them. */
+const REPLAY_OPTIONS: readonly string[] = ['--format', '--json', '--raw'];
+
 /** A parsed command line: what to run, or why the arguments were refused. */
 export type CliCommand =
   | { readonly type: 'help' }
+  | { readonly type: 'version' }
   | {
       readonly type: 'replay';
       /** A file path, `'-'` for standard input, or null for the embedded recording. */
       readonly file: string | null;
       readonly format: ReplayFormat;
       readonly json: boolean;
+      /** How the human view shows raw events; absent means `short`. Never set with `json`. */
+      readonly raw?: RawView;
     }
   | { readonly type: 'usage-error'; readonly message: string };
 
 /** The usage text printed by `--help` and after a usage error. */
 export const USAGE = [
-  'Usage: partstream replay [FILE|-] [--format FORMAT] [--json]',
+  'Usage: partstream replay [FILE|-] [--format FORMAT] [--json | --raw RAW]',
+  '       partstream --version | --help',
   '',
   'Replays a recorded provider stream (an HTTP response body) through partstream and shows the',
   'callbacks as they fire, then the final message. With no FILE it replays an embedded Anthropic',
   'recording; with "-" it reads standard input.',
   '',
   'Options:',
-  `  --format FORMAT  ${REPLAY_FORMATS.join(' | ')} (default: auto)`,
-  '  --json           print one JSON object per callback, one per line',
+  `  --format FORMAT  ${REPLAY_FORMATS.join(' | ')} (default: auto);`,
+  '                   when the stream fails, the error says which format the bytes look like',
+  '  --json           print one JSON object per callback, one per line (every raw event included)',
+  `  --raw RAW        ${RAW_VIEWS.join(' | ')} (default: short): how the human view shows raw events:`,
+  '                   hidden (counted in the summary), one line each cut to the width, or each whole',
+  '  -v, --version    print the version',
   '  -h, --help       show this help',
   '',
-  'Exit status: 0 after a complete response, 1 after a stream error, 2 for bad usage.',
+  'Colour: on a terminal, unless NO_COLOR is set (non-empty) or TERM=dumb. FORCE_COLOR=1, 2, 3, true',
+  'or empty forces it on (even when piped, over NO_COLOR); any other FORCE_COLOR value turns it off.',
+  '',
+  'Exit status: 0 after a complete response, 1 after a stream error, 2 for bad usage, 130 when interrupted.',
 ].join('\n');
 
 /** Parses the arguments that follow the program name (`process.argv.slice(2)`). */
 export function parseArgs(argv: readonly string[]): CliCommand {
-  if (argv.some((arg) => arg === '-h' || arg === '--help') || argv[0] === 'help') return { type: 'help' };
+  // After "--" everything is a file name, even "-h" or "-v".
+  const end = argv.indexOf('--');
+  const options = end === -1 ? argv : argv.slice(0, end);
+  if (options.some((arg) => arg === '-h' || arg === '--help') || argv[0] === 'help') return { type: 'help' };
+  if (options.some((arg) => arg === '-v' || arg === '--version')) return { type: 'version' };
   if (argv.length === 0) return usageError('missing command: expected "replay"');
   const [command, ...rest] = argv;
   if (command !== 'replay') return usageError(`unknown command ${JSON.stringify(command)}: expected "replay"`);
@@ -51,6 +78,7 @@ export function parseArgs(argv: readonly string[]): CliCommand {
   let file: string | null = null;
   let format: ReplayFormat = 'auto';
   let json = false;
+  let raw: RawView | undefined;
   let optionsEnded = false;
   for (let i = 0; i < rest.length; i++) {
     const arg = rest[i];
@@ -65,19 +93,31 @@ export function parseArgs(argv: readonly string[]): CliCommand {
         return usageError(`unknown format ${JSON.stringify(value)}: expected one of ${REPLAY_FORMATS.join(', ')}`);
       }
       format = value;
+    } else if (!optionsEnded && (arg === '--raw' || arg.startsWith('--raw='))) {
+      const value = arg === '--raw' ? rest[++i] : arg.slice('--raw='.length);
+      if (value === undefined) return usageError(`--raw needs a value: expected one of ${RAW_VIEWS.join(', ')}`);
+      if (!isRawView(value)) return usageError(`unknown --raw value ${JSON.stringify(value)}: expected one of ${RAW_VIEWS.join(', ')}`);
+      raw = value;
     } else if (!optionsEnded && arg.startsWith('-') && arg !== '-') {
-      return usageError(`unknown option ${JSON.stringify(arg)}: expected --format or --json`);
+      return usageError(`unknown option ${JSON.stringify(arg)}: expected one of ${REPLAY_OPTIONS.join(', ')}`);
     } else if (file === null) {
       file = arg;
     } else {
       return usageError(`unexpected argument ${JSON.stringify(arg)}: replay takes at most one FILE`);
     }
   }
-  return { type: 'replay', file, format, json };
+  if (json && raw !== undefined) {
+    return usageError('--raw applies to the human view only: --json prints every raw event as an unmappedRawEvent line');
+  }
+  return { type: 'replay', file, format, json, ...(raw === undefined ? {} : { raw }) };
 }
 
 function isReplayFormat(value: string): value is ReplayFormat {
   return (REPLAY_FORMATS as readonly string[]).includes(value);
+}
+
+function isRawView(value: string): value is RawView {
+  return (RAW_VIEWS as readonly string[]).includes(value);
 }
 
 function usageError(message: string): CliCommand {

@@ -6,6 +6,7 @@ import { demoRecordingChunks } from './demo-recording';
 import { HumanView } from './human-view';
 import { JsonView } from './json-view';
 import { escapeControlLine } from './escape-control';
+import { formatHint, StreamHead } from './format-hint';
 import { oneLine } from './one-line';
 import type { CliCommand } from './parse-args';
 import { COLOUR_STYLE, PLAIN_STYLE, useColour } from './text-style';
@@ -47,6 +48,8 @@ const DEFAULT_WIDTH = 120;
 /**
  * Runs `partstream replay`: reads the recording (a file, standard input, or the embedded one),
  * drives it through `consumeStream` into the human or the JSON view, and returns the exit status.
+ * When a stream read with an explicit format fails, the error line says which format its first
+ * bytes look like, if another.
  */
 export async function replay(command: ReplayCommand, io: CliIo): Promise<number> {
   const source = await openSource(command, io);
@@ -62,7 +65,13 @@ export async function replay(command: ReplayCommand, io: CliIo): Promise<number>
   };
   const colour = useColour(io.stdout.isTTY, io.env);
   const width = io.stdout.isTTY === true && io.stdout.columns !== undefined && io.stdout.columns > 20 ? io.stdout.columns : DEFAULT_WIDTH;
-  const human = command.json ? null : new HumanView({ write, writeError, style: colour ? COLOUR_STYLE : PLAIN_STYLE, width });
+  const given = command.format;
+  // Only a format the user named can be the wrong one: auto-detection already says what it found.
+  const head = given === 'auto' ? null : new StreamHead();
+  const hint = (): string => (head === null || given === 'auto' ? '' : formatHint(head, given));
+  const human = command.json
+    ? null
+    : new HumanView({ write, writeError, style: colour ? COLOUR_STYLE : PLAIN_STYLE, width, raw: command.raw, errorHint: hint });
   const view: StreamingChatResponseHandler = human ?? new JsonView(write);
   const format = command.file === null && command.format === 'auto' ? 'anthropic' : command.format;
   if (human !== null) {
@@ -73,16 +82,19 @@ export async function replay(command: ReplayCommand, io: CliIo): Promise<number>
   }
 
   try {
-    const outcome = await consumeStream(source.chunks, view, { format, signal: io.signal });
+    const chunks = head === null ? source.chunks : head.pass(source.chunks);
+    const outcome = await consumeStream(chunks, view, { format, signal: io.signal });
     switch (outcome.status) {
       case 'completed':
         return EXIT_OK;
       case 'failed':
-        if (human === null) io.stderr.write(`partstream: stream error: ${oneLine(outcome.error.message)}\n`);
+        if (human === null) io.stderr.write(`partstream: stream error: ${oneLine(outcome.error.message)}${hint()}\n`);
         else if (hasContent(outcome.partial)) human.partial(outcome.partial, 'failed');
+        else human.hiddenRawNote();
         return EXIT_STREAM_ERROR;
       case 'cancelled':
         if (human !== null && hasContent(outcome.partial)) human.partial(outcome.partial, 'was cancelled');
+        else human?.hiddenRawNote();
         return EXIT_CANCELLED;
       default:
         return assertNever(outcome);

@@ -28,11 +28,18 @@ export const PLAIN_STYLE: TextStyle = Object.freeze({
   error: (text: string) => text,
 });
 
+/** `FORCE_COLOR` values that force colour on, as Node's own `util` and `tty` read them (levels 1–3). */
+const FORCE_COLOR_ON: ReadonlySet<string> = new Set(['', '1', 'true', '2', '3']);
+
 /**
- * Colour only on a terminal, and never when `NO_COLOR` is set to a non-empty value or `TERM` is
- * `dumb` (https://no-color.org).
+ * Whether to colour the output. `FORCE_COLOR`, when set, decides alone, as in Node's `util` and
+ * `tty` (and chalk): `1`, `2`, `3`, `true` or empty force colour on, even when piped and over
+ * `NO_COLOR` and `TERM=dumb`; any other value (`0`, `false`, …) turns it off. Without it: colour
+ * only on a terminal, and never when `NO_COLOR` is set to a non-empty value or `TERM` is `dumb`
+ * (https://no-color.org).
  */
 export function useColour(isTTY: boolean | undefined, env: Readonly<Record<string, string | undefined>>): boolean {
+  if (env.FORCE_COLOR !== undefined) return FORCE_COLOR_ON.has(env.FORCE_COLOR);
   if (isTTY !== true) return false;
   if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return false;
   return env.TERM !== 'dumb';

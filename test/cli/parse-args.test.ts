@@ -53,7 +53,7 @@ describe('parseArgs', () => {
     ]).to.deep.equal([
       { type: 'usage-error', message: `unknown format "claude": expected one of ${formats}` },
       { type: 'usage-error', message: `--format needs a value: expected one of ${formats}` },
-      { type: 'usage-error', message: 'unknown option "--verbose": expected --format or --json' },
+      { type: 'usage-error', message: 'unknown option "--verbose": expected one of --format, --json, --raw' },
       { type: 'usage-error', message: 'unexpected argument "b.sse": replay takes at most one FILE' },
     ]);
   });
