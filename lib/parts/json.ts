@@ -1,3 +1,4 @@
+import { base64ToBytes, bytesToBase64 } from './base64';
 import { describeValue } from './describe-value';
 import { mediaPart, reasoningPart, textPart, toolCallPart, toolResultPart, unknownPart } from './factories';
 import type { Media, MessagePart, OpaquePayload, PartOptions } from './types';
@@ -13,10 +14,7 @@ function payloadToJSON(payload: OpaquePayload | null): PartJSON | null {
 }
 
 function mediaToJSON(media: Media): PartJSON {
-  const data =
-    media.dataKind === 'bytes'
-      ? Buffer.from(media.data.buffer, media.data.byteOffset, media.data.byteLength).toString('base64')
-      : media.data;
+  const data = media.dataKind === 'bytes' ? bytesToBase64(media.data) : media.data;
   return { id: media.id, mimeType: media.mimeType, name: media.name, dataKind: media.dataKind, data };
 }
 
@@ -73,7 +71,7 @@ function mediaFromJSON(value: unknown): Media {
   if (typeof value.data !== 'string' || !BASE64.test(value.data)) {
     throw new TypeError(`Expected media.data to be base64 text, got ${describeValue(value.data)}`);
   }
-  return { ...(value as unknown as Media), data: new Uint8Array(Buffer.from(value.data, 'base64')) } as Media;
+  return { ...(value as unknown as Media), data: base64ToBytes(value.data) } as Media;
 }
 
 /** Reads a known type with the factories' validation; throws when a field is invalid. */

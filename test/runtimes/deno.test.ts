@@ -1,0 +1,37 @@
+import type { SmokeResults } from './fixtures/smoke-consumer';
+import { checkServerSide, checkSmokeResults } from './support/check-smoke';
+import { findRuntime, runSmokeInChild } from './support/run-smoke-child';
+import { bundleSmokeConsumer, startSmokeServer, type SmokeServer } from './support/smoke-server';
+
+describe('runtimes: Deno (the browser bundle, run by the deno devDependency)', function () {
+  this.timeout(60_000);
+  let deno: string | null = null;
+  let server: SmokeServer | undefined;
+  let results: SmokeResults;
+
+  before(async function () {
+    deno = findRuntime('deno');
+    if (deno === null) {
+      const how = 'Deno does not run here: `npm ci` installs it (the `deno` devDependency ships the binary for this platform)';
+      if (process.env.CI === 'true') throw new Error(how);
+      console.warn(`      skipped: ${how}`);
+      this.skip();
+    }
+    const bundle = await bundleSmokeConsumer();
+    server = await startSmokeServer(bundle);
+    // Only the loopback server is reachable: Deno's permissions name its address.
+    results = await runSmokeInChild(deno as string, ['run', '--no-prompt', '--no-config', `--allow-net=127.0.0.1:${server.port}`], bundle, server.origin);
+  });
+
+  after(async () => {
+    await server?.close();
+  });
+
+  it('streams all five formats, the HTTP client, cancel, both timeouts and media JSON as on Node', () => {
+    checkSmokeResults(results, 'Deno');
+  });
+
+  it('sent the HTTP request and released the cancelled and timed-out connections', async () => {
+    await checkServerSide(server as SmokeServer, 'Deno');
+  });
+});
