@@ -22,12 +22,22 @@ export type CliCommand =
       readonly file: string | null;
       readonly format: ReplayFormat;
       readonly json: boolean;
+      /** `--pace MS`: milliseconds to wait before each content callback; absent: the default for the output. */
+      readonly pace?: number | undefined;
     }
   | { readonly type: 'usage-error'; readonly message: string };
 
+/**
+ * The default `--pace` when standard output is a terminal and `--json` is off, in milliseconds: about
+ * the rate at which a model streams phrase-sized deltas (the embedded recording takes under a second).
+ */
+export const DEFAULT_TTY_PACE_MS = 40;
+/** The largest `--pace` accepted, in milliseconds: a larger one would look like a hang. */
+export const MAX_PACE_MS = 10_000;
+
 /** The usage text printed by `--help` and after a usage error. */
 export const USAGE = [
-  'Usage: partstream replay [FILE|-] [--format FORMAT] [--json]',
+  'Usage: partstream replay [FILE|-] [--format FORMAT] [--json] [--pace MS]',
   '',
   'Replays a recorded provider stream (an HTTP response body) through partstream and shows the',
   'callbacks as they fire, then the final message. With no FILE it replays an embedded Anthropic',
@@ -36,6 +46,8 @@ export const USAGE = [
   'Options:',
   `  --format FORMAT  ${REPLAY_FORMATS.join(' | ')} (default: auto)`,
   '  --json           print one JSON object per callback, one per line',
+  `  --pace MS        wait MS milliseconds before each streamed delta (0 to ${MAX_PACE_MS}; default:`,
+  `                   ${DEFAULT_TTY_PACE_MS} on a terminal, 0 when piped or with --json)`,
   '  -h, --help       show this help',
   '',
   'Exit status: 0 after a complete response, 1 after a stream error, 2 for bad usage.',
@@ -51,6 +63,7 @@ export function parseArgs(argv: readonly string[]): CliCommand {
   let file: string | null = null;
   let format: ReplayFormat = 'auto';
   let json = false;
+  let pace: number | undefined;
   let optionsEnded = false;
   for (let i = 0; i < rest.length; i++) {
     const arg = rest[i];
@@ -65,6 +78,12 @@ export function parseArgs(argv: readonly string[]): CliCommand {
         return usageError(`unknown format ${JSON.stringify(value)}: expected one of ${REPLAY_FORMATS.join(', ')}`);
       }
       format = value;
+    } else if (!optionsEnded && (arg === '--pace' || arg.startsWith('--pace='))) {
+      const value = arg === '--pace' ? rest[++i] : arg.slice('--pace='.length);
+      pace = value === undefined ? undefined : parsePace(value);
+      if (pace === undefined) {
+        return usageError(`--pace needs a whole number of milliseconds from 0 to ${MAX_PACE_MS}, got ${value === undefined ? 'nothing' : JSON.stringify(value)}`);
+      }
     } else if (!optionsEnded && arg.startsWith('-') && arg !== '-') {
       return usageError(`unknown option ${JSON.stringify(arg)}: expected --format or --json`);
     } else if (file === null) {
@@ -73,7 +92,14 @@ export function parseArgs(argv: readonly string[]): CliCommand {
       return usageError(`unexpected argument ${JSON.stringify(arg)}: replay takes at most one FILE`);
     }
   }
-  return { type: 'replay', file, format, json };
+  return pace === undefined ? { type: 'replay', file, format, json } : { type: 'replay', file, format, json, pace };
+}
+
+/** A `--pace` value: digits only (no sign, exponent or fraction), within range; else undefined. */
+function parsePace(value: string): number | undefined {
+  if (!/^\d{1,6}$/.test(value)) return undefined;
+  const ms = Number(value);
+  return ms <= MAX_PACE_MS ? ms : undefined;
 }
 
 function isReplayFormat(value: string): value is ReplayFormat {
