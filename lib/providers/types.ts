@@ -29,7 +29,7 @@ export interface MapperTarget {
    * Synchronous and cheap (once per block, never per delta). Every target the driver creates has
    * it; it is optional only so that a target built by hand (an adapter's unit test) stays valid.
    */
-  readonly completeBlock?: (part?: MessagePart | null) => void;
+  readonly completeBlock?: ((part?: MessagePart | null) => void) | undefined;
 }
 
 /**
