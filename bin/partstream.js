@@ -1,31 +1,46 @@
 #!/usr/bin/env node
 'use strict';
-// Launcher of the `partstream` command. In a source checkout (lib/ beside bin/, ts-node
-// installed) it runs the TypeScript directly, so `npm start` needs no build and never runs a
-// stale one. The published package ships no lib/: it runs the compiled dist/ and needs no ts-node.
+// Launcher of the `partstream` command. It runs the compiled ES module build (dist/esm), which
+// starts in a few tens of milliseconds. The published package ships no lib/: dist/ is all there is.
+// In a source checkout (lib/ beside bin/), dist/ is built by `npm install` (the `prepare` script)
+// and by `npm run build`; it runs only while it is up to date with lib/ (scripts/dist-status.js).
+// After an edit to lib/, the TypeScript sources run through ts-node instead — correct but a few
+// seconds slower to start, with a one-line hint on a terminal — so a stale build never runs.
 const fs = require('node:fs');
 const path = require('node:path');
 
 const root = path.resolve(__dirname, '..');
 const source = path.join(root, 'lib', 'cli', 'main.ts');
-const compiled = path.join(root, 'dist', 'cjs', 'cli', 'main.js');
+const compiled = path.join(root, 'dist', 'esm', 'cli', 'main.js');
 
-function tsNode() {
-  if (!fs.existsSync(source)) return null;
-  try {
-    return require(require.resolve('ts-node', { paths: [root] }));
-  } catch {
-    return null;
-  }
+function runCompiled() {
+  // require() of an ES module without top-level await: synchronous on Node >= 20.19.
+  return require(compiled).run();
 }
 
-const tsNodeModule = tsNode();
-if (tsNodeModule !== null) {
-  tsNodeModule.register({ transpileOnly: true, project: path.join(root, 'tsconfig.json') });
-  require(source).run();
-} else if (fs.existsSync(compiled)) {
-  require(compiled).run();
+function runSources(reason) {
+  let tsNode;
+  try {
+    tsNode = require(require.resolve('ts-node', { paths: [root] }));
+  } catch {
+    process.stderr.write(`partstream: ${reason}, and ts-node is not installed to run lib/; run "npm run build" first\n`);
+    process.exitCode = 2;
+    return;
+  }
+  if (process.stderr.isTTY) process.stderr.write(`partstream: ${reason}; running lib/ through ts-node ("npm run build" makes it start fast)\n`);
+  tsNode.register({ transpileOnly: true, project: path.join(root, 'tsconfig.json') });
+  return require(source).run();
+}
+
+if (!fs.existsSync(source)) {
+  if (fs.existsSync(compiled)) {
+    runCompiled();
+  } else {
+    process.stderr.write('partstream: cannot find the compiled command (dist/); reinstall the package\n');
+    process.exitCode = 2;
+  }
 } else {
-  process.stderr.write('partstream: cannot find the compiled command (dist/); run "npm install" or "npm run build" first\n');
-  process.exitCode = 2;
+  const status = require(path.join(root, 'scripts', 'dist-status.js')).distStatus(root);
+  if (status.fresh) runCompiled();
+  else runSources(status.reason);
 }

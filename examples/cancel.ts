@@ -7,8 +7,7 @@
  *
  * Run: npx ts-node --transpile-only examples/cancel.ts
  */
-import type { StreamingChatResponseHandler } from '../lib/handler/types';
-import { consumeStream } from '../lib/providers/consume-stream';
+import { consumeStream, type StreamingChatResponseHandler } from 'partstream';
 
 // A Gemini streamGenerateContent stream (SSE): one chunk per word, then the finish reason.
 const words = ['Streams', ' can', ' be', ' stopped', ' at', ' any', ' token.'];

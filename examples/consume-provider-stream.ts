@@ -10,10 +10,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { StreamingChatResponseHandler } from '../lib/handler/types';
-import { consumeStream } from '../lib/providers/consume-stream';
-import { streamOpenAIChat } from '../lib/providers/http/openai-chat-client';
-import { StreamError } from '../lib/providers/stream-error';
+import { consumeStream, StreamError, streamOpenAIChat, type StreamingChatResponseHandler } from 'partstream';
 
 /** What the stand-in server streams: text, then a tool call whose arguments arrive in pieces. */
 const chunks = [

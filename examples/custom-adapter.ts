@@ -9,21 +9,21 @@
  *
  * Run: npx ts-node --transpile-only examples/custom-adapter.ts
  */
-import { PartsBridge } from '../lib/bridge/parts-bridge';
-import { MappingTrackingHandler } from '../lib/handler/mapping-tracking-handler';
-import { SafeHandler } from '../lib/handler/safe-handler';
-import { StreamController } from '../lib/handler/stream-controller';
-import type { StreamingChatResponseHandler } from '../lib/handler/types';
 import {
   aiMessage,
   chatResponse,
   completeToolCall,
+  MappingTrackingHandler,
   partialResponse,
   partialThinking,
   partialToolCall,
+  PartsBridge,
   responseMetadata,
+  SafeHandler,
+  StreamController,
   tokenUsage,
-} from '../lib/handler/values';
+  type StreamingChatResponseHandler,
+} from 'partstream';
 
 const wire = ['THINK Need the time.', 'PING', 'ARGS 0 clock {"tz":', 'ARGS 0 clock "UTC"}', 'CALL 0 clock {"tz":"UTC"}', 'TEXT It is ', 'CITE worldclock', 'TEXT noon.', 'END stop 12 9'];
 

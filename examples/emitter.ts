@@ -4,8 +4,7 @@
  *
  * Run: npx ts-node --transpile-only examples/emitter.ts
  */
-import { consumeStream } from '../lib/providers/consume-stream';
-import { ChatStream } from '../lib/stream/chat-stream';
+import { ChatStream, consumeStream } from 'partstream';
 
 // A short Anthropic Messages stream: thinking (with its signature), text, then a tool call.
 const events: Array<[string, object]> = [

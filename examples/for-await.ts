@@ -4,8 +4,7 @@
  *
  * Run: npx ts-node --transpile-only examples/for-await.ts
  */
-import { consumeStream } from '../lib/providers/consume-stream';
-import { ChatStream } from '../lib/stream/chat-stream';
+import { ChatStream, consumeStream } from 'partstream';
 
 // An Ollama /api/chat stream (NDJSON): five tokens, then the done line.
 const tokens = ['One', ' two', ' three', ' four', ' five'];

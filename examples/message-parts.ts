@@ -4,12 +4,17 @@
  *
  * Run: npx ts-node --transpile-only examples/message-parts.ts
  */
-import { MessageAggregator } from '../lib/aggregate/message-aggregator';
-import { reasoningPart, textPart, toolCallPart } from '../lib/parts/factories';
-import { partsFromJSON, partsToJSON } from '../lib/parts/json';
-import { StreamingPartIndexer } from '../lib/parts/streaming-part-indexer';
-import { StreamingParts } from '../lib/parts/streaming-parts';
-import type { MessagePart } from '../lib/parts/types';
+import {
+  MessageAggregator,
+  partsFromJSON,
+  partsToJSON,
+  reasoningPart,
+  StreamingPartIndexer,
+  StreamingParts,
+  textPart,
+  toolCallPart,
+  type MessagePart,
+} from 'partstream';
 
 // Deltas in the order a model produced them: reasoning, text, a tool call, more text.
 const indexer = new StreamingPartIndexer();

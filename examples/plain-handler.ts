@@ -3,8 +3,7 @@
  *
  * Run: npx ts-node --transpile-only examples/plain-handler.ts
  */
-import { consumeStream } from '../lib/providers/consume-stream';
-import type { StreamingChatResponseHandler } from '../lib/handler/types';
+import { consumeStream, type StreamingChatResponseHandler } from 'partstream';
 
 // A short OpenAI Chat Completions stream, as `fetch(...).body` would deliver it.
 const body = [

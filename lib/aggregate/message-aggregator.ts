@@ -10,11 +10,11 @@ import { checkFinishReason, checkPart, checkUsage } from './validate-input';
 
 /** One streamed chunk of a response, as the aggregator reads it. */
 export interface AggregationChunk {
-  readonly id?: string | null;
-  readonly modelName?: string | null;
+  readonly id?: string | null | undefined;
+  readonly modelName?: string | null | undefined;
   readonly parts: readonly MessagePart[];
-  readonly usage?: TokenUsage | null;
-  readonly finishReason?: FinishReason | null;
+  readonly usage?: TokenUsage | null | undefined;
+  readonly finishReason?: FinishReason | null | undefined;
 }
 
 /** The aggregated message: ordered parts without streaming attributes, plus the metadata. */
@@ -28,10 +28,10 @@ export interface AggregatedMessage {
 
 /** The metadata a chunk may carry besides its parts. */
 export interface AggregationMetadata {
-  readonly id?: string | null;
-  readonly modelName?: string | null;
-  readonly usage?: TokenUsage | null;
-  readonly finishReason?: FinishReason | null;
+  readonly id?: string | null | undefined;
+  readonly modelName?: string | null | undefined;
+  readonly usage?: TokenUsage | null | undefined;
+  readonly finishReason?: FinishReason | null | undefined;
 }
 
 /** The indexed parts of one response id (or of a run of chunks without one). */

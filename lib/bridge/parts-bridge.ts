@@ -38,7 +38,7 @@ export interface IncompleteToolCall {
   readonly name: string | null;
   readonly arguments: string;
   /** Provider data to replay with the call (e.g. Gemini's thought signature), if any. */
-  readonly payload?: OpaquePayload;
+  readonly payload?: OpaquePayload | undefined;
 }
 
 /**

@@ -128,11 +128,11 @@ data: {"type":"message_stop"}
 /** Options of `demoRecordingChunks`. */
 export interface DemoRecordingOptions {
   /** Milliseconds to wait before each content delta event (other events wait a fifth of it). 0 disables waiting. */
-  readonly delayMs?: number;
+  readonly delayMs?: number | undefined;
   /** Largest piece, in bytes, an event is cut into (pieces may split a UTF-8 character). */
-  readonly maxPieceBytes?: number;
+  readonly maxPieceBytes?: number | undefined;
   /** Stops the delivery early. */
-  readonly signal?: AbortSignal;
+  readonly signal?: AbortSignal | undefined;
 }
 
 /** The default wait before each content delta of the embedded recording, in milliseconds. */

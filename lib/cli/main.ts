@@ -91,4 +91,5 @@ function assertNever(value: never): never {
   throw new TypeError(`Expected a known command, got ${JSON.stringify(value)}`);
 }
 
-if (require.main === module) void run();
+// Run when executed directly (ts-node lib/cli/main.ts); `require` is undefined in the ES module build.
+if (typeof require !== 'undefined' && require.main === module) void run();

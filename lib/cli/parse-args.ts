@@ -36,13 +36,23 @@ export type CliCommand =
       readonly format: ReplayFormat;
       readonly json: boolean;
       /** How the human view shows raw events; absent means `short`. Never set with `json`. */
-      readonly raw?: RawView;
+      readonly raw?: RawView | undefined;
+      /** `--pace MS`: milliseconds to wait before each content callback; absent: the default for the output. */
+      readonly pace?: number | undefined;
     }
   | { readonly type: 'usage-error'; readonly message: string };
 
+/**
+ * The default `--pace` when standard output is a terminal and `--json` is off, in milliseconds: about
+ * the rate at which a model streams phrase-sized deltas (the embedded recording takes under a second).
+ */
+export const DEFAULT_TTY_PACE_MS = 40;
+/** The largest `--pace` accepted, in milliseconds: a larger one would look like a hang. */
+export const MAX_PACE_MS = 10_000;
+
 /** The usage text printed by `--help` and after a usage error. */
 export const USAGE = [
-  'Usage: partstream replay [FILE|-] [--format FORMAT] [--json | --raw RAW]',
+  'Usage: partstream replay [FILE|-] [--format FORMAT] [--json | --raw RAW] [--pace MS]',
   '       partstream --version | --help',
   '',
   'Replays a recorded provider stream (an HTTP response body) through partstream and shows the',
@@ -55,6 +65,8 @@ export const USAGE = [
   '  --json           print one JSON object per callback, one per line (every raw event included)',
   `  --raw RAW        ${RAW_VIEWS.join(' | ')} (default: short): how the human view shows raw events:`,
   '                   hidden (counted in the summary), one line each cut to the width, or each whole',
+  `  --pace MS        wait MS milliseconds before each streamed delta (0 to ${MAX_PACE_MS}; default:`,
+  `                   ${DEFAULT_TTY_PACE_MS} on a terminal, 0 when piped or with --json)`,
   '  -v, --version    print the version',
   '  -h, --help       show this help',
   '',
@@ -79,6 +91,7 @@ export function parseArgs(argv: readonly string[]): CliCommand {
   let format: ReplayFormat = 'auto';
   let json = false;
   let raw: RawView | undefined;
+  let pace: number | undefined;
   let optionsEnded = false;
   for (let i = 0; i < rest.length; i++) {
     const arg = rest[i];
@@ -98,6 +111,12 @@ export function parseArgs(argv: readonly string[]): CliCommand {
       if (value === undefined) return usageError(`--raw needs a value: expected one of ${RAW_VIEWS.join(', ')}`);
       if (!isRawView(value)) return usageError(`unknown --raw value ${JSON.stringify(value)}: expected one of ${RAW_VIEWS.join(', ')}`);
       raw = value;
+    } else if (!optionsEnded && (arg === '--pace' || arg.startsWith('--pace='))) {
+      const value = arg === '--pace' ? rest[++i] : arg.slice('--pace='.length);
+      pace = value === undefined ? undefined : parsePace(value);
+      if (pace === undefined) {
+        return usageError(`--pace needs a whole number of milliseconds from 0 to ${MAX_PACE_MS}, got ${value === undefined ? 'nothing' : JSON.stringify(value)}`);
+      }
     } else if (!optionsEnded && arg.startsWith('-') && arg !== '-') {
       return usageError(`unknown option ${JSON.stringify(arg)}: expected one of ${REPLAY_OPTIONS.join(', ')}`);
     } else if (file === null) {
@@ -109,7 +128,14 @@ export function parseArgs(argv: readonly string[]): CliCommand {
   if (json && raw !== undefined) {
     return usageError('--raw applies to the human view only: --json prints every raw event as an unmappedRawEvent line');
   }
-  return { type: 'replay', file, format, json, ...(raw === undefined ? {} : { raw }) };
+  return { type: 'replay', file, format, json, ...(raw === undefined ? {} : { raw }), ...(pace === undefined ? {} : { pace }) };
+}
+
+/** A `--pace` value: digits only (no sign, exponent or fraction), within range; else undefined. */
+function parsePace(value: string): number | undefined {
+  if (!/^\d{1,6}$/.test(value)) return undefined;
+  const ms = Number(value);
+  return ms <= MAX_PACE_MS ? ms : undefined;
 }
 
 function isReplayFormat(value: string): value is ReplayFormat {

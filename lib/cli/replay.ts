@@ -8,7 +8,8 @@ import { JsonView } from './json-view';
 import { escapeControlLine } from './escape-control';
 import { formatHint, StreamHead } from './format-hint';
 import { oneLine } from './one-line';
-import type { CliCommand } from './parse-args';
+import { PacedHandler } from './paced-handler';
+import { DEFAULT_TTY_PACE_MS, type CliCommand } from './parse-args';
 import { COLOUR_STYLE, PLAIN_STYLE, useColour } from './text-style';
 
 /** Somewhere the command writes text: standard output or standard error. */
@@ -27,8 +28,12 @@ export interface CliIo {
   readonly env: Readonly<Record<string, string | undefined>>;
   /** Cancels the replay (e.g. on Ctrl-C). */
   readonly signal?: AbortSignal;
-  /** Pause before each content delta of the embedded recording, in milliseconds (default 35). */
-  readonly demoDelayMs?: number;
+  /**
+   * The pace (milliseconds before each streamed delta) when `--pace` is not given, standard output
+   * is a terminal and `--json` is off; `DEFAULT_TTY_PACE_MS` when absent. Piped or `--json` output is
+   * never paced unless `--pace` asks.
+   */
+  readonly ttyPaceMs?: number | undefined;
 }
 
 /** The exit status after a complete response. */
@@ -73,6 +78,9 @@ export async function replay(command: ReplayCommand, io: CliIo): Promise<number>
     ? null
     : new HumanView({ write, writeError, style: colour ? COLOUR_STYLE : PLAIN_STYLE, width, raw: command.raw, errorHint: hint });
   const view: StreamingChatResponseHandler = human ?? new JsonView(write);
+  const paceMs = replayPaceMs(command, io);
+  // Unpaced, the view is the handler itself: nothing extra per callback.
+  const handler = paceMs > 0 ? new PacedHandler(view, paceMs, io.signal) : view;
   const format = command.file === null && command.format === 'auto' ? 'anthropic' : command.format;
   if (human !== null) {
     const what = command.file === null ? 'the embedded recording' : command.file === '-' ? 'standard input' : command.file;
@@ -83,7 +91,7 @@ export async function replay(command: ReplayCommand, io: CliIo): Promise<number>
 
   try {
     const chunks = head === null ? source.chunks : head.pass(source.chunks);
-    const outcome = await consumeStream(chunks, view, { format, signal: io.signal });
+    const outcome = await consumeStream(chunks, handler, { format, signal: io.signal });
     switch (outcome.status) {
       case 'completed':
         return EXIT_OK;
@@ -104,6 +112,17 @@ export async function replay(command: ReplayCommand, io: CliIo): Promise<number>
   }
 }
 
+/**
+ * Milliseconds to wait before each streamed delta: `--pace` when given; otherwise
+ * `io.ttyPaceMs` (default `DEFAULT_TTY_PACE_MS`) for the human view on a terminal, and 0 when the
+ * output is piped or `--json`, so scripts and pipes never wait.
+ */
+export function replayPaceMs(command: ReplayCommand, io: Pick<CliIo, 'stdout' | 'ttyPaceMs'>): number {
+  if (command.pace !== undefined) return command.pace;
+  if (command.json || io.stdout.isTTY !== true) return 0;
+  return io.ttyPaceMs ?? DEFAULT_TTY_PACE_MS;
+}
+
 interface OpenSource {
   readonly chunks: AsyncIterable<Uint8Array | string>;
   close(): void;
@@ -112,7 +131,8 @@ interface OpenSource {
 /** The recording's bytes, or the one-line reason it cannot be read. */
 async function openSource(command: ReplayCommand, io: CliIo): Promise<OpenSource | string> {
   if (command.file === null) {
-    return { chunks: demoRecordingChunks({ delayMs: io.demoDelayMs, signal: io.signal }), close: () => undefined };
+    // Delivered without pauses of its own: the replay's pace applies to every source alike.
+    return { chunks: demoRecordingChunks({ delayMs: 0, signal: io.signal }), close: () => undefined };
   }
   if (command.file === '-') return { chunks: io.stdin, close: () => undefined };
   const path = command.file;

@@ -5,13 +5,13 @@ export interface StreamingHandle {
   cancel(): void;
   isCancelled(): boolean;
   /** Optional: aborted when the stream is cancelled (lets a listener such as `ChatStream` notice a cancel made elsewhere). */
-  readonly signal?: AbortSignal;
+  readonly signal?: AbortSignal | undefined;
 }
 
 /** A fragment of answer text. `text` is non-empty except on a payload-only event. */
 export interface PartialResponse {
   readonly text: string;
-  readonly payload?: OpaquePayload;
+  readonly payload?: OpaquePayload | undefined;
 }
 
 /**
@@ -20,7 +20,7 @@ export interface PartialResponse {
  */
 export interface PartialThinking {
   readonly text: string;
-  readonly payload?: OpaquePayload;
+  readonly payload?: OpaquePayload | undefined;
 }
 
 /** A fragment of a tool call's arguments as it streams. */
@@ -47,7 +47,7 @@ export interface CompleteToolCall {
   readonly index: number;
   readonly toolExecutionRequest: ToolExecutionRequest;
   /** Provider data to replay, e.g. Gemini's thought signature on a function call. */
-  readonly payload?: OpaquePayload;
+  readonly payload?: OpaquePayload | undefined;
 }
 
 /** Context passed with `onPartialResponse`. */
@@ -92,9 +92,9 @@ export interface TokenUsage {
 
 /** The optional details of a `TokenUsage`, as `tokenUsage()` takes them. */
 export interface TokenUsageDetails {
-  readonly cacheReadInputTokenCount?: number | null;
-  readonly cacheWriteInputTokenCount?: number | null;
-  readonly reasoningTokenCount?: number | null;
+  readonly cacheReadInputTokenCount?: number | null | undefined;
+  readonly cacheWriteInputTokenCount?: number | null | undefined;
+  readonly reasoningTokenCount?: number | null | undefined;
 }
 
 /** Why the model stopped. */

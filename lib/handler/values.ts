@@ -164,8 +164,8 @@ const FINISH_REASONS: ReadonlySet<string> = new Set<FinishReason>(['STOP', 'LENG
  * provider objects may be any plain JSON object (as parsed from the wire), copied on the way in.
  */
 export type ResponseMetadataFields = Partial<Omit<ChatResponseMetadata, 'providerUsage' | 'providerMetadata'>> & {
-  readonly providerUsage?: { readonly [key: string]: unknown } | null;
-  readonly providerMetadata?: { readonly [key: string]: unknown } | null;
+  readonly providerUsage?: { readonly [key: string]: unknown } | null | undefined;
+  readonly providerMetadata?: { readonly [key: string]: unknown } | null | undefined;
 };
 
 /**

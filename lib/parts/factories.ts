@@ -23,23 +23,23 @@ import {
 
 /** The fields of a tool call given to `toolCallPart`; each may be omitted or null. */
 export interface ToolCallInput {
-  readonly id?: string | null;
-  readonly type?: string | null;
-  readonly name?: string | null;
-  readonly arguments?: string | null;
+  readonly id?: string | null | undefined;
+  readonly type?: string | null | undefined;
+  readonly name?: string | null | undefined;
+  readonly arguments?: string | null | undefined;
 }
 
 /** The fields of a tool result given to `toolResultPart`; `content` defaults to `[]`, `isError` to false. */
 export interface ToolResultInput {
-  readonly id?: string | null;
-  readonly name?: string | null;
-  readonly content?: readonly MessagePart[];
-  readonly isError?: boolean;
+  readonly id?: string | null | undefined;
+  readonly name?: string | null | undefined;
+  readonly content?: readonly MessagePart[] | undefined;
+  readonly isError?: boolean | undefined;
 }
 
 /** Options of `reasoningPart`: the common part options plus the reasoning summary. */
 export interface ReasoningPartOptions extends PartOptions {
-  readonly summary?: string | null;
+  readonly summary?: string | null | undefined;
 }
 
 /** Creates a frozen text part; `text` must be a string (it may be empty). */

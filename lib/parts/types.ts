@@ -82,6 +82,6 @@ export type MessagePartType = MessagePart['type'];
 
 /** Options every part factory accepts. */
 export interface PartOptions {
-  readonly payload?: OpaquePayload | null;
-  readonly attributes?: Record<string, string>;
+  readonly payload?: OpaquePayload | null | undefined;
+  readonly attributes?: Record<string, string> | undefined;
 }

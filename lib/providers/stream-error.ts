@@ -18,13 +18,13 @@ export type StreamErrorKind =
 /** Options of a `StreamError`. */
 export interface StreamErrorOptions {
   /** HTTP status, for `http` errors (and provider errors that carry one). */
-  readonly status?: number;
+  readonly status?: number | undefined;
   /** The provider's error body or error object, as received. */
   readonly body?: unknown;
   /** The provider's error type/code, when it sent one (e.g. `insufficient_quota`). */
-  readonly code?: string;
+  readonly code?: string | undefined;
   /** The offending frame's text, when one frame is to blame. */
-  readonly frame?: string;
+  readonly frame?: string | undefined;
   readonly cause?: unknown;
 }
 

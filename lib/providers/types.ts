@@ -30,13 +30,13 @@ export interface MapperTarget {
    * Synchronous and cheap (once per block, never per delta). Every target the driver creates has
    * it; it is optional only so that a target built by hand (an adapter's unit test) stays valid.
    */
-  readonly completeBlock?: (part?: MessagePart | null) => void;
+  readonly completeBlock?: ((part?: MessagePart | null) => void) | undefined;
   /**
    * Keeps a tool call that will never complete (cut by a length stop, or never named) in the
    * final message as a tool-call part marked `incomplete: "true"`; no callback fires for it.
    * Optional: a target without it (a test harness) keeps nothing.
    */
-  readonly keepIncompleteToolCall?: (call: IncompleteToolCall) => void;
+  readonly keepIncompleteToolCall?: ((call: IncompleteToolCall) => void) | undefined;
 }
 
 /**

@@ -16,7 +16,7 @@ export interface RunCliOptions {
   readonly signal?: AbortSignal;
 }
 
-/** Runs `partstream <argv>` in this process with captured output (the embedded recording without pauses). */
+/** Runs `partstream <argv>` in this process with captured output (unpaced on a fake terminal unless `--pace` is given). */
 export async function runCli(argv: readonly string[], options: RunCliOptions = {}): Promise<CliRun> {
   const stdout: string[] = [];
   const stderr: string[] = [];
@@ -26,7 +26,7 @@ export async function runCli(argv: readonly string[], options: RunCliOptions = {
     stdin: options.stdin ?? (async function* () {})(),
     env: options.env ?? {},
     signal: options.signal,
-    demoDelayMs: 0,
+    ttyPaceMs: 0,
   });
   return { status, stdout: stdout.join(''), stderr: stderr.join('') };
 }

@@ -4,11 +4,16 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import path from 'node:path';
 
 // Runs every file in examples/ as its own process (through ts-node, as the README says) and
-// compares what it prints with test/examples/expected/<name>.txt. A new example needs its
+// compares what it prints with test/examples/expected/<name>.txt. Examples import 'partstream',
+// as a user's project does: type-checking maps it to lib/index.ts (tsconfig.json "paths"), and at
+// run time Node resolves the package's own name through its "exports" to dist/, which is rebuilt
+// first when it is older than lib/ (scripts/ensure-build.js). A new example needs its
 // expected output: run it, read it, and save it there — or run this test once with
 // PARTSTREAM_WRITE_EXAMPLE_OUTPUT=1, which writes the missing files (then read them!).
 
 const repo = path.resolve(__dirname, '../..');
+// A plain CommonJS script (it also runs from the command line), hence require.
+const { ensureBuild } = require('../../scripts/ensure-build.js') as { ensureBuild(root: string): string };
 const examplesDir = path.join(repo, 'examples');
 const expectedDir = path.join(__dirname, 'expected');
 const examples = existsSync(examplesDir) ? readdirSync(examplesDir).filter((file) => file.endsWith('.ts')).sort() : [];
@@ -56,12 +61,19 @@ describe('examples/ (each runs as its own process)', function () {
   this.timeout(180_000);
   let runs: Map<string, Promise<ExampleRun>>;
 
-  before(() => {
+  before(function () {
+    this.timeout(120_000);
+    ensureBuild(repo);
     runs = runAll(examples);
   });
 
   it('has examples to run', () => {
     expect(examples).to.include.members(['cancel.ts', 'consume-provider-stream.ts']);
+  });
+
+  it('imports only from the package name, as a user\'s project can', () => {
+    const relative = examples.filter((file) => /from\s+['"]\.{1,2}\//.test(readFileSync(path.join(examplesDir, file), 'utf8')));
+    expect(relative).to.deep.equal([]);
   });
 
   for (const file of examples) {

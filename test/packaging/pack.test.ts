@@ -1,12 +1,15 @@
 import { expect } from 'chai';
 import { execFileSync, spawnSync, type SpawnSyncReturns } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
 const repo = path.resolve(__dirname, '../..');
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const tsc = require.resolve('typescript/bin/tsc', { paths: [repo] });
+const bin = (name: string): string => path.join(repo, 'node_modules', '.bin', name);
+/** The largest minified browser bundle of \`import { textPart } from 'partstream'\` accepted, in bytes. */
+const TEXT_PART_BUNDLE_LIMIT = 10_000;
 
 /** What `npm pack --json` reports. */
 interface PackReport {
@@ -51,9 +54,10 @@ const text = [];
 const handler = { onPartialResponse: (p) => text.push(p.text), onCompleteResponse() {}, onError() {} };
 `;
 
-// Slow: one build, one `npm pack`, one offline install into a temp folder (about 30 s in all).
+// Slow: one build, one `npm pack`, one offline install into a temp folder, publint, attw and
+// esbuild on the result (about 30 s in all).
 // The package is copied to a temp folder first, so the working tree's dist/ is never touched.
-describe('the packed npm package (slow: build + npm pack + install, ~30 s)', function () {
+describe('the packed npm package (slow: build + npm pack + install + lint, ~30 s)', function () {
   this.timeout(240_000);
 
   let work: string;
@@ -108,19 +112,40 @@ describe('the packed npm package (slow: build + npm pack + install, ~30 s)', fun
     });
   });
 
-  it('ships a CommonJS module and a declaration for every source module, and the ES module entry', () => {
+  it('ships an ES module and a declaration for every source module, and the CommonJS entry that requires them', () => {
     const files = new Set(pack.files.map((file) => file.path));
     const sources = listFiles(path.join(repo, 'lib')).filter((file) => file.endsWith('.ts') && !file.endsWith('.d.ts'));
     const missing = sources.flatMap((file) => {
-      const base = `dist/cjs/${file.slice(0, -'.ts'.length)}`;
+      const base = `dist/esm/${file.slice(0, -'.ts'.length)}`;
       return [`${base}.js`, `${base}.d.ts`].filter((built) => !files.has(built));
     });
-    const unexpected = [...files].filter((file) => file.startsWith('dist/') && !/\.(js|d\.ts|mjs|d\.mts)$/.test(file));
-    expect({ missing, unexpected, esm: ['dist/esm/index.mjs', 'dist/esm/index.d.mts'].filter((file) => files.has(file)) }).to.deep.equal({
-      missing: [],
-      unexpected: [],
-      esm: ['dist/esm/index.mjs', 'dist/esm/index.d.mts'],
-    });
+    const cjs = [...files].filter((file) => file.startsWith('dist/cjs/')).sort();
+    const unexpected = [...files].filter((file) => file.startsWith('dist/esm/') && !/\.(js|d\.ts)$/.test(file) && file !== 'dist/esm/package.json');
+    expect({ missing, unexpected, cjs }).to.deep.equal({ missing: [], unexpected: [], cjs: ['dist/cjs/index.cjs', 'dist/cjs/index.d.cts'] });
+  });
+
+  it('passes publint (strict) and @arethetypeswrong/cli in every resolution mode', () => {
+    const tarball = path.join(work, pack.filename);
+    const publint = run(bin('publint'), ['run', '--strict', tarball], repo);
+    const attw = run(bin('attw'), [tarball, '--format', 'json'], repo);
+    const problems = (JSON.parse(attw.stdout) as { analysis: { problems: unknown[] } }).analysis.problems;
+    expect({ publint: publint.status, attw: attw.status, problems }).to.deep.equal(
+      { publint: 0, attw: 0, problems: [] },
+      `publint said:\n${publint.stdout}${publint.stderr}`,
+    );
+  });
+
+  it(`bundles \`import { textPart } from 'partstream'\` for the browser, minified, in under ${TEXT_PART_BUNDLE_LIMIT} bytes (tree-shaken)`, () => {
+    writeFileSync(path.join(app, 'only-text-part.mjs'), "import { textPart } from 'partstream';\nconsole.log(JSON.stringify(textPart('hi')));\n");
+    const out = path.join(work, 'only-text-part.bundle.mjs');
+    runOk(bin('esbuild'), ['only-text-part.mjs', '--bundle', '--minify', '--platform=browser', '--format=esm', `--outfile=${out}`, '--log-level=error'], app);
+    const size = statSync(out).size;
+    // The bundle still works: it is the real factory, not an empty shell.
+    const printed = runOk(process.execPath, [out], app);
+    expect({ underLimit: size < TEXT_PART_BUNDLE_LIMIT, printed: JSON.parse(printed) as unknown }).to.deep.equal(
+      { underLimit: true, printed: { type: 'text', text: 'hi', payload: null, attributes: {} } },
+      `bundle is ${size} bytes`,
+    );
   });
 
   it('works with require(): consumeStream reads a stream', () => {
@@ -131,6 +156,23 @@ consumeStream(source(), handler, { format: 'auto' }).then((outcome) => {
 });`;
     const out = runOk(process.execPath, ['-e', script], app);
     expect(JSON.parse(out)).to.deep.equal({ status: 'completed', text: 'Hello', final: 'Hello', error: 'function' });
+  });
+
+  it('gives require() and import one copy of the package: the same classes, and instanceof across both', () => {
+    const script = `
+const required = require('partstream');
+import('partstream').then((imported) => {
+  const names = Object.keys(required).sort();
+  const error = new required.StreamError('network', 'down');
+  console.log(JSON.stringify({
+    sameNames: JSON.stringify(names) === JSON.stringify(Object.keys(imported).sort()),
+    sameObjects: names.every((name) => required[name] === imported[name]),
+    streamError: required.StreamError === imported.StreamError,
+    instanceofAcross: error instanceof imported.StreamError,
+  }));
+});`;
+    const out = runOk(process.execPath, ['-e', script], app);
+    expect(JSON.parse(out)).to.deep.equal({ sameNames: true, sameObjects: true, streamError: true, instanceofAcross: true });
   });
 
   it('works with import: named exports are the same objects as require() gives', () => {
@@ -171,6 +213,7 @@ export async function read(source: AsyncIterable<string>): Promise<string | null
           moduleResolution: 'nodenext',
           target: 'es2022',
           strict: true,
+          exactOptionalPropertyTypes: true,
           noEmit: true,
           skipLibCheck: true,
           types: ['node'],

@@ -13,21 +13,21 @@ import { checkHeaderValue, describeUrl, redactError, redactText, secretsOf } fro
 /** Options every provider's HTTP client takes. */
 export interface HttpClientOptions {
   /** Where the API lives (the provider's by default); point it at a compatible server or a proxy. */
-  readonly baseUrl?: string;
+  readonly baseUrl?: string | undefined;
   /**
    * The API key, sent the way the provider expects (no key is sent when absent). It never appears
    * in an error: one with a character a header cannot carry is refused (a `TypeError` naming the
    * position, not the key), and a server echoing it back has it replaced by `[redacted]`.
    */
-  readonly apiKey?: string;
+  readonly apiKey?: string | undefined;
   /** Extra request headers; they override the client's own (e.g. a newer `anthropic-version`). */
-  readonly headers?: Readonly<Record<string, string>>;
+  readonly headers?: Readonly<Record<string, string>> | undefined;
   /** The `fetch` to use (the global one by default). */
-  readonly fetch?: typeof globalThis.fetch;
+  readonly fetch?: typeof globalThis.fetch | undefined;
   /** Cancels the request or the stream, like the handle's `cancel()`. */
-  readonly signal?: AbortSignal;
+  readonly signal?: AbortSignal | undefined;
   /** Fails the stream when no bytes arrive for this long; 300 000 ms (`DEFAULT_IDLE_TIMEOUT_MS`) by default, `Infinity` for never. */
-  readonly idleTimeoutMs?: number;
+  readonly idleTimeoutMs?: number | undefined;
   /** A deadline for the whole request and stream (milliseconds); off by default. See `ConsumeStreamOptions.timeoutMs`. */
   readonly timeoutMs?: number | undefined;
   /** The largest frame the stream may send; 64 MiB by default. See `ConsumeStreamOptions.maxFrameBytes`. */

@@ -17,9 +17,9 @@ interface Call {
 /** How a call is completed: the arguments the wire sent whole (else the fragments joined) and a payload. */
 export interface ToolCallCompletion {
   /** The full argument text, when the wire sends it whole (replaces the streamed fragments). */
-  readonly arguments?: string;
+  readonly arguments?: string | undefined;
   /** Provider data to replay, e.g. Gemini's thought signature on a function call. */
-  readonly payload?: OpaquePayload;
+  readonly payload?: OpaquePayload | undefined;
 }
 
 function isBlank(name: string): boolean {
