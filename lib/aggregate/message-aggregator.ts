@@ -1,7 +1,7 @@
 import type { FinishReason, TokenUsage } from '../handler/types';
 import { describeValue } from '../parts/describe-value';
 import { parsePartIndex, StreamingParts } from '../parts/streaming-parts';
-import type { MessagePart, ToolCallPart } from '../parts/types';
+import type { MessagePart, PartAttributes, ToolCallPart } from '../parts/types';
 import { isPlainObject, optionalString } from '../parts/validate';
 import { Slot } from './slot';
 import { UnindexedParts } from './unindexed-parts';
@@ -136,6 +136,17 @@ export class MessageAggregator {
    */
   appendTrustedDelta(responseId: string, type: 'text' | 'reasoning', index: number, text: string): boolean {
     return responseId === this.lastKey && index === this.lastIndex && (this.lastSlot as Slot).appendDelta(type, text);
+  }
+
+  /**
+   * Merges `attributes` (validated and frozen by the caller) into the part of slot `index` of
+   * `responseId`, over the attributes it holds: the way to set attributes on a part that was
+   * streamed in deltas or completed through a callback (the bridge, once per provider block). They
+   * stay until a later part replaces the slot's. Nothing happens when the slot does not exist.
+   * @internal
+   */
+  mergeAttributesTrusted(responseId: string, index: number, attributes: PartAttributes): void {
+    this.groupsById.get(responseId)?.slots.get(index)?.mergeAttributes(attributes);
   }
 
   /**

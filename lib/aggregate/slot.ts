@@ -1,3 +1,4 @@
+import { replaceAttributes } from '../parts/factories';
 import { stripAttributes } from '../parts/streaming-parts';
 import type {
   MessagePart,
@@ -49,6 +50,11 @@ interface ToolCallDeltas {
   arguments: StringPieces | null;
   payload: OpaquePayload | null;
   attributes: PartAttributes;
+}
+
+/** `base` with `extra`'s attributes set over it, frozen. */
+function merged(base: PartAttributes, extra: PartAttributes): PartAttributes {
+  return Object.freeze({ ...base, ...extra });
 }
 
 function isBlank(value: string | null): boolean {
@@ -167,6 +173,23 @@ export class Slot {
     acc.arguments = appendOrStart(acc.arguments, call.arguments);
     if (delta.payload !== null) acc.payload = delta.payload;
     acc.attributes = delta.attributes;
+  }
+
+  /**
+   * Merges `extra` into the attributes of the slot's part (its shaping part, else its tool-call
+   * deltas), over those it holds; a later part that replaces or continues the slot brings its own.
+   */
+  mergeAttributes(extra: PartAttributes): void {
+    const content = this.content;
+    if (content === null) {
+      if (this.toolCallDeltas === null) return;
+      this.toolCallDeltas.attributes = merged(this.toolCallDeltas.attributes, extra);
+    } else if (content.type === 'text' || content.type === 'reasoning') {
+      content.attributes = merged(content.attributes, extra);
+    } else {
+      this.content = { type: content.type, complete: content.complete, part: replaceAttributes(content.part, merged(content.part.attributes, extra)) };
+    }
+    this.cached = null;
   }
 
   /** The slot as one part without streaming attributes, or null when it holds nothing. */

@@ -18,6 +18,7 @@ import { aiMessage, chatResponse, responseMetadata } from '../handler/values';
 import { toolCallPart } from '../parts/factories';
 import { INCOMPLETE_ATTRIBUTES } from '../parts/incomplete-tool-call';
 import { StreamingPartIndexer } from '../parts/streaming-part-indexer';
+import { validateAttributes } from '../parts/validate';
 import type { MessagePart, OpaquePayload, PartAttributes, ReasoningPart, TextPart, ToolCallPart } from '../parts/types';
 
 /** The one response id every aggregated part is tagged with, so no-id heuristics never split the response. */
@@ -46,7 +47,8 @@ export interface IncompleteToolCall {
  * turns it into an indexed message part (partial response → text delta, partial thinking →
  * reasoning delta with its payload, partial tool call → argument delta, complete tool call →
  * complete part), merged by a `MessageAggregator`. An adapter tells it where a provider block
- * ends, and hands over the blocks no callback models, through `completeBlock`. Tool calls are told
+ * ends, hands over the blocks no callback models and sets attributes on a block's part (e.g. the
+ * provider's item id) through `completeBlock`. Tool calls are told
  * apart by their handler index, never by the provider's id (which may repeat): every complete call
  * has a part of its own. A call whose deltas never led to a complete call (the stream stopped, or
  * the adapter gave it up through `keepIncompleteToolCall`) stays a tool-call part marked
@@ -68,6 +70,12 @@ export class PartsBridge implements StreamingChatResponseHandler {
    * yet, by its handler index — unique per call, where provider ids may repeat or collide.
    */
   private readonly openToolCalls = new Map<number, number>();
+  /**
+   * The part index of the current provider block's part: the last text or reasoning run, or tool
+   * call completed or kept, aggregated since the last `completeBlock` (tool-call argument deltas do
+   * not count: their call counts when it ends); -1 when none. `completeBlock`'s attributes go there.
+   */
+  private blockIndex = -1;
   private handle: StreamingHandle | null = null;
   private ended = false;
   private finalResponse: ChatResponse | null = null;
@@ -123,7 +131,9 @@ export class PartsBridge implements StreamingChatResponseHandler {
         { id: request.id, type: TOOL_CALL_TYPE, name: request.name, arguments: request.arguments },
         { payload: complete.payload ?? null },
       );
-      this.aggregator.addTrusted(RESPONSE_KEY, part, this.toolCallIndex(complete.index), false);
+      const index = this.toolCallIndex(complete.index);
+      this.aggregator.addTrusted(RESPONSE_KEY, part, index, false);
+      this.blockIndex = index;
     }
     this.handler.onCompleteToolCall?.(complete);
   }
@@ -140,17 +150,32 @@ export class PartsBridge implements StreamingChatResponseHandler {
    * - Any other part (an `unknown` or `media` part): a whole block that no callback models; it
    *   takes the next index, so it keeps its place in stream order.
    *
-   * A value that is not a part throws a `TypeError` naming the bad field. Once the stream ended
-   * or was cancelled, nothing is aggregated.
+   * `attributes` (strings) are merged into the block's part, over the attributes it has — e.g.
+   * the provider's id of the block (`itemId` on OpenAI Responses parts), which replay needs. The
+   * block's part is the one the block produced since the previous `completeBlock`: the part given
+   * (or the run it joined), else the last run of text or reasoning deltas, or the last tool call
+   * completed or kept incomplete; when the block produced none, the attributes go nowhere. They
+   * survive into the final message (only `partIndex` and `partial` are stripped there). Once per
+   * block: the deltas pay nothing for them.
+   *
+   * A value that is not a part, or attributes that are not an object of strings, throw a
+   * `TypeError` naming the bad field. Once the stream ended or was cancelled, nothing is
+   * aggregated.
    */
-  completeBlock(part?: MessagePart | null): void {
+  completeBlock(part?: MessagePart | null, attributes?: Readonly<Record<string, string>> | null): void {
     if (part !== undefined && part !== null) checkPart(part, 'part');
+    const extra = attributes === undefined || attributes === null ? null : validateAttributes(attributes);
     if (!this.accepting()) return;
     if (part !== undefined && part !== null) {
       const index = this.indexer.indexFor(part);
       // An empty text part without payload adds nothing (the indexer leaves it unstamped).
-      if (index >= 0) this.aggregator.addTrusted(RESPONSE_KEY, part, index, part.type === 'text' || part.type === 'reasoning');
+      if (index >= 0) {
+        this.aggregator.addTrusted(RESPONSE_KEY, part, index, part.type === 'text' || part.type === 'reasoning');
+        this.blockIndex = index;
+      }
     }
+    if (extra !== null && this.blockIndex >= 0) this.aggregator.mergeAttributesTrusted(RESPONSE_KEY, this.blockIndex, extra);
+    this.blockIndex = -1;
     this.indexer.endRun();
   }
 
@@ -165,7 +190,9 @@ export class PartsBridge implements StreamingChatResponseHandler {
       payload: call.payload ?? null,
       attributes: INCOMPLETE_ATTRIBUTES,
     });
-    this.aggregator.addTrusted(RESPONSE_KEY, part, this.toolCallIndex(call.index), false);
+    const index = this.toolCallIndex(call.index);
+    this.aggregator.addTrusted(RESPONSE_KEY, part, index, false);
+    this.blockIndex = index;
   }
 
   onUnmappedRawEvent(rawEvent: unknown): void {
@@ -215,10 +242,13 @@ export class PartsBridge implements StreamingChatResponseHandler {
       if (!this.aggregator.appendTrustedDelta(RESPONSE_KEY, type, index, text)) {
         this.aggregator.addTrusted(RESPONSE_KEY, deltaPart(type, text, null), index, true);
       }
+      this.blockIndex = index;
       return;
     }
     const part = deltaPart(type, text, payload);
-    this.aggregator.addTrusted(RESPONSE_KEY, part, this.indexer.indexFor(part), true);
+    const index = this.indexer.indexFor(part);
+    this.aggregator.addTrusted(RESPONSE_KEY, part, index, true);
+    this.blockIndex = index;
   }
 
   private accepting(): boolean {

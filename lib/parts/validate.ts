@@ -57,9 +57,10 @@ export function validateAttributes(value: unknown, field = 'attributes'): PartAt
   }
   const keys = Object.keys(value);
   if (keys.length === 0) return EMPTY_ATTRIBUTES;
-  const copy: Record<string, string> = {};
-  for (const key of keys) copy[key] = requireString(value[key], `${field}.${key}`);
-  return Object.freeze(copy);
+  const entries: Array<[string, string]> = [];
+  for (const key of keys) entries.push([key, requireString(value[key], `${field}.${key}`)]);
+  // fromEntries defines own keys: an assignment would drop a `__proto__` key (SPEC §11).
+  return Object.freeze(Object.fromEntries(entries));
 }
 
 /** Validates the options object every factory takes. */

@@ -191,7 +191,7 @@ class StreamRun {
       handler: this.tracker,
       handle: this.controller,
       // Straight to the bridge, in the same order as the callbacks: the part gets the next index.
-      completeBlock: (part?: MessagePart | null): void => bridge.completeBlock(part),
+      completeBlock: (part?: MessagePart | null, attributes?: Readonly<Record<string, string>> | null): void => bridge.completeBlock(part, attributes),
       keepIncompleteToolCall: (call: IncompleteToolCall) => bridge.keepIncompleteToolCall(call),
     });
     this.createMapper = options.createMapper ?? defaultMapperFactory;

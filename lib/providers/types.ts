@@ -25,12 +25,17 @@ export interface MapperTarget {
    * (so that two thinking blocks, two text blocks back to back stay two parts); with a text or
    * reasoning part to add what the block brings at its end (a text block's citations as payload);
    * with any other part (`unknownPart`, `mediaPart`) to hand over a whole block that no callback
-   * models, which then keeps its place in stream order. Never seen by the user's handler, and it
-   * does not count as mapping the event: an event that only completed a block still surfaces raw.
-   * Synchronous and cheap (once per block, never per delta). Every target the driver creates has
-   * it; it is optional only so that a target built by hand (an adapter's unit test) stays valid.
+   * models, which then keeps its place in stream order. `attributes` (strings), when given, are
+   * merged into the part the block produced since the previous `completeBlock` — the part given
+   * (or the run it joined), else the block's run of text or reasoning deltas, or the tool call
+   * that just completed or was kept incomplete — and stay on it in the final message (e.g. the
+   * Responses item id, `itemId`); a block that produced no part takes none. Never seen by the
+   * user's handler, and it does not count as mapping the event: an event that only completed a
+   * block still surfaces raw. Synchronous and cheap (once per block, never per delta). Every
+   * target the driver creates has it; it is optional only so that a target built by hand (an
+   * adapter's unit test) stays valid.
    */
-  readonly completeBlock?: ((part?: MessagePart | null) => void) | undefined;
+  readonly completeBlock?: ((part?: MessagePart | null, attributes?: Readonly<Record<string, string>> | null) => void) | undefined;
   /**
    * Keeps a tool call that will never complete (cut by a length stop, or never named) in the
    * final message as a tool-call part marked `incomplete: "true"`; no callback fires for it.

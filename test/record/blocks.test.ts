@@ -17,6 +17,8 @@ const anthropicSig = (data: string): OpaquePayload => ({ provider: 'anthropic', 
 const redacted = (data: string): OpaquePayload => ({ provider: 'anthropic', kind: 'redacted_thinking', data });
 const encrypted = (data: string): OpaquePayload => ({ provider: 'openai', kind: 'encrypted_content', data });
 const thoughtSig = (data: string): OpaquePayload => ({ provider: 'google', kind: 'thought_signature', data });
+/** The attributes of an OpenAI Responses part: its output item's id. */
+const item_ = (itemId: string) => ({ itemId });
 
 // ---- Anthropic Messages -------------------------------------------------------------------------
 
@@ -254,10 +256,10 @@ describe('OpenAI Responses items in the final message', () => {
       ...message(3, 'msg_1', 'Eclipses are safe with glasses.'),
     ]);
     expect(run.response.aiMessage.parts).to.deep.equal([
-      reasoningPart(null, { payload: encrypted('ENC-first') }),
-      unknownPart('openai', 'web_search_call', '{"id":"ws_1","type":"web_search_call","status":"completed","action":{"type":"search","query":"eclipse"}}'),
-      reasoningPart(null, { payload: encrypted('ENC-second') }),
-      textPart('Eclipses are safe with glasses.'),
+      reasoningPart(null, { payload: encrypted('ENC-first'), attributes: item_('rs_1') }),
+      unknownPart('openai', 'web_search_call', '{"id":"ws_1","type":"web_search_call","status":"completed","action":{"type":"search","query":"eclipse"}}', { attributes: item_('ws_1') }),
+      reasoningPart(null, { payload: encrypted('ENC-second'), attributes: item_('rs_2') }),
+      textPart('Eclipses are safe with glasses.', { attributes: item_('msg_1') }),
     ]);
     // The web search's events, its output_item.done included, still surface raw.
     expect(rawTypes(run.raw).filter((type) => type.includes('web_search') || type === 'response.output_item.done')).to.deep.equal([
@@ -282,10 +284,12 @@ describe('OpenAI Responses items in the final message', () => {
       ...message(3, 'msg_1', 'Found it.'),
     ]);
     expect(run.response.aiMessage.parts).to.deep.equal([
-      reasoningPart(null, { payload: encrypted('ENC-A') }),
-      unknownPart('openai', 'mcp_call', '{"id":"mcp_1","type":"mcp_call","server_label":"docs","name":"lookup","arguments":"{\\"q\\":\\"x\\"}","output":"found","error":null}'),
-      reasoningPart(null, { payload: encrypted('ENC-B') }),
-      textPart('Found it.'),
+      reasoningPart(null, { payload: encrypted('ENC-A'), attributes: item_('rs_1') }),
+      unknownPart('openai', 'mcp_call', '{"id":"mcp_1","type":"mcp_call","server_label":"docs","name":"lookup","arguments":"{\\"q\\":\\"x\\"}","output":"found","error":null}', {
+        attributes: item_('mcp_1'),
+      }),
+      reasoningPart(null, { payload: encrypted('ENC-B'), attributes: item_('rs_2') }),
+      textPart('Found it.', { attributes: item_('msg_1') }),
     ]);
   });
 
@@ -297,10 +301,10 @@ describe('OpenAI Responses items in the final message', () => {
       ]);
     const run = await responsesRun([...summarised(0, 'rs_1', 'Plan.', 'ENC-1'), ...summarised(1, 'rs_2', 'Check.', 'ENC-2'), ...message(2, 'msg_1', 'One.'), ...message(3, 'msg_2', 'Two.')]);
     expect(run.response.aiMessage.parts).to.deep.equal([
-      reasoningPart('Plan.', { payload: encrypted('ENC-1') }),
-      reasoningPart('Check.', { payload: encrypted('ENC-2') }),
-      textPart('One.'),
-      textPart('Two.'),
+      reasoningPart('Plan.', { payload: encrypted('ENC-1'), attributes: item_('rs_1') }),
+      reasoningPart('Check.', { payload: encrypted('ENC-2'), attributes: item_('rs_2') }),
+      textPart('One.', { attributes: item_('msg_1') }),
+      textPart('Two.', { attributes: item_('msg_2') }),
     ]);
   });
 
@@ -322,16 +326,20 @@ describe('OpenAI Responses items in the final message', () => {
       ...message(4, 'msg_1', 'Seen.', [annotation]),
     ]);
     expect(run.response.aiMessage.parts).to.deep.equal([
-      unknownPart('openai', 'mcp_list_tools', '{"id":"mcpl_1","type":"mcp_list_tools","server_label":"docs","tools":[{"name":"lookup","input_schema":{"type":"object"}}]}'),
+      unknownPart('openai', 'mcp_list_tools', '{"id":"mcpl_1","type":"mcp_list_tools","server_label":"docs","tools":[{"name":"lookup","input_schema":{"type":"object"}}]}', {
+        attributes: item_('mcpl_1'),
+      }),
       unknownPart(
         'openai',
         'code_interpreter_call',
         '{"id":"ci_1","type":"code_interpreter_call","status":"completed","code":"print(2+2)","container_id":"cntr_1","outputs":[{"type":"logs","logs":"4\\n"}]}',
+        { attributes: item_('ci_1') },
       ),
-      mediaPart({ id: 'ig_1', mimeType: 'image/webp', name: null, dataKind: 'string', data: 'UklGRg==' }),
-      unknownPart('openai', 'hologram_call', '{"id":"zz_1","type":"hologram_call","status":"completed"}'),
+      mediaPart({ id: 'ig_1', mimeType: 'image/webp', name: null, dataKind: 'string', data: 'UklGRg==' }, { attributes: item_('ig_1') }),
+      unknownPart('openai', 'hologram_call', '{"id":"zz_1","type":"hologram_call","status":"completed"}', { attributes: item_('zz_1') }),
       textPart('Seen.', {
         payload: { provider: 'openai', kind: 'annotations', data: '[{"type":"url_citation","start_index":0,"end_index":4,"url":"https://example.com/","title":"Example"}]' },
+        attributes: item_('msg_1'),
       }),
     ]);
     // Every event of the unmodelled items surfaces raw.

@@ -121,7 +121,8 @@ function anthropicCase(blocks: readonly AnthropicBlock[]): Case {
   return { body: typedSse(events), parts };
 }
 
-// ---- OpenAI Responses: reasoning (summary and/or encrypted), message, web_search_call, function_call ----
+// ---- OpenAI Responses: reasoning (summary and/or encrypted), message, web_search_call, function_call;
+// every part keeps its item's id as `itemId` ----
 
 type ResponsesItem =
   | { kind: 'reasoning'; summary: string[]; encrypted: string | null }
@@ -151,7 +152,7 @@ function responsesCase(items: readonly ResponsesItem[]): Case {
         done({ id, type: 'reasoning', summary: [], ...(encrypted === null ? {} : { encrypted_content: encrypted }) });
         if (item.summary.length > 0 || encrypted !== null) {
           const payload = encrypted === null ? null : { provider: 'openai', kind: 'encrypted_content', data: encrypted };
-          parts.push(reasoningPart(item.summary.length === 0 ? null : item.summary.join(''), { payload }));
+          parts.push(reasoningPart(item.summary.length === 0 ? null : item.summary.join(''), { payload, attributes: { itemId: id } }));
         }
         break;
       }
@@ -160,7 +161,7 @@ function responsesCase(items: readonly ResponsesItem[]): Case {
         added({ id, type: 'message', role: 'assistant', content: [] });
         for (const text of item.text) events.push({ type: 'response.output_text.delta', item_id: id, output_index: at, content_index: 0, delta: text });
         done({ id, type: 'message', role: 'assistant', content: [{ type: 'output_text', text: item.text.join(''), annotations: [] }] });
-        parts.push(textPart(item.text.join('')));
+        parts.push(textPart(item.text.join(''), { attributes: { itemId: id } }));
         break;
       }
       case 'search': {
@@ -168,7 +169,7 @@ function responsesCase(items: readonly ResponsesItem[]): Case {
         added({ id: `ws_${at}`, type: 'web_search_call', status: 'in_progress' });
         events.push({ type: 'response.web_search_call.completed', item_id: `ws_${at}`, output_index: at });
         done(value);
-        parts.push(unknownPart('openai', 'web_search_call', JSON.stringify(value)));
+        parts.push(unknownPart('openai', 'web_search_call', JSON.stringify(value), { attributes: { itemId: `ws_${at}` } }));
         break;
       }
       case 'call': {
@@ -176,7 +177,7 @@ function responsesCase(items: readonly ResponsesItem[]): Case {
         added({ id: `fc_${at}`, type: 'function_call', call_id: `call_${at}`, name: 'count', arguments: '' });
         events.push({ type: 'response.function_call_arguments.delta', item_id: `fc_${at}`, output_index: at, delta: args });
         done({ id: `fc_${at}`, type: 'function_call', call_id: `call_${at}`, name: 'count', arguments: args });
-        parts.push(toolCallPart({ id: `call_${at}`, type: 'function', name: 'count', arguments: args }));
+        parts.push(toolCallPart({ id: `call_${at}`, type: 'function', name: 'count', arguments: args }, { attributes: { itemId: `fc_${at}` } }));
         break;
       }
     }

@@ -61,6 +61,11 @@ function incomplete(id: string | null, name: string | null, args: string): Messa
   return toolCallPart({ id, type: 'function', name, arguments: args }, { attributes: { incomplete: 'true' } });
 }
 
+/** An OpenAI Responses tool call's part: it keeps its output item's id. */
+function itemCall(itemId: string, id: string | null, name: string | null, args: string, cut = false): MessagePart {
+  return toolCallPart({ id, type: 'function', name, arguments: args }, { attributes: cut ? { incomplete: 'true', itemId } : { itemId } });
+}
+
 // ---- transcript pieces, per format ----
 
 const chat = (delta: unknown, finish: string | null = null): Frame => [null, { id: 'chatcmpl-1', object: 'chat.completion.chunk', model: 'gpt-test', choices: [{ index: 0, delta, finish_reason: finish }] }];
@@ -181,7 +186,7 @@ describe('The final message keeps every tool call', () => {
         'openai-responses',
       );
       expect(calls).to.deep.equal(['raw', 'raw', ['partialToolCall', 0, 'call_1', 'lookup', '{"q":"par'], 'completeResponse']);
-      expect(response.aiMessage.parts).to.deep.equal([incomplete('call_1', 'lookup', '{"q":"par')]);
+      expect(response.aiMessage.parts).to.deep.equal([itemCall('fc_1', 'call_1', 'lookup', '{"q":"par', true)]);
       expect(response.metadata.finishReason).to.equal('LENGTH');
     });
 
@@ -192,7 +197,7 @@ describe('The final message keeps every tool call', () => {
       });
       const { calls, response } = await run(sse([created, callAdded(0, 'fc_1', 'call_1', 'lookup'), argsDelta(0, 'fc_1', '{"q":"par'), doneIncomplete, incompleteForLength]), 'openai-responses');
       expect(calls.filter((c) => c !== 'raw')).to.deep.equal([['partialToolCall', 0, 'call_1', 'lookup', '{"q":"par'], 'completeResponse']);
-      expect(response.aiMessage.parts).to.deep.equal([incomplete('call_1', 'lookup', '{"q":"par')]);
+      expect(response.aiMessage.parts).to.deep.equal([itemCall('fc_1', 'call_1', 'lookup', '{"q":"par', true)]);
       expect(response.metadata.finishReason).to.equal('LENGTH');
     });
 
@@ -283,7 +288,7 @@ describe('The final message keeps every tool call', () => {
         ]),
         'openai-responses',
       );
-      expect(response.aiMessage.parts).to.deep.equal([call('call_1', 'f', '{"a":1}'), call('call_1', 'f', '{"a":2}')]);
+      expect(response.aiMessage.parts).to.deep.equal([itemCall('fc_1', 'call_1', 'f', '{"a":1}'), itemCall('fc_2', 'call_1', 'f', '{"a":2}')]);
     });
 
     it('Gemini: a call without id, then a call whose id is the key once derived for it', async () => {
@@ -364,7 +369,7 @@ describe('The final message keeps every tool call', () => {
 
     it('OpenAI Responses: an arguments stream for an item never announced, and never named, is kept incomplete', async () => {
       const { response } = await run(sse([created, argsDelta(0, 'fc_9', '{"x":1}'), completed]), 'openai-responses');
-      expect(response.aiMessage.parts).to.deep.equal([incomplete(null, null, '{"x":1}')]);
+      expect(response.aiMessage.parts).to.deep.equal([itemCall('fc_9', null, null, '{"x":1}', true)]);
       expect(response.metadata.finishReason).to.equal('STOP');
     });
 

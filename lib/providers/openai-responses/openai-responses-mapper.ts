@@ -1,5 +1,6 @@
 import type { StreamingHandle, ChatResponseMetadata } from '../../handler/types';
 import { aiMessage, chatResponse, partialResponse, partialThinking, responseMetadata } from '../../handler/values';
+import type { PartAttributes } from '../../parts/types';
 import { isJsonObject, parseJsonObject } from '../shared/read-json';
 import { outputItemPart } from './output-item-part';
 import { ToolCallAccumulator } from '../shared/tool-call-accumulator';
@@ -20,6 +21,11 @@ function str(value: unknown): string | null {
 
 function isClientToolCall(type: unknown): boolean {
   return type === 'function_call' || type === 'custom_tool_call';
+}
+
+/** The attributes of the part of output item `id`: `itemId`, which replay needs; none without an id. */
+function itemAttributes(id: string | null): PartAttributes | undefined {
+  return id === null ? undefined : Object.freeze({ itemId: id });
 }
 
 /** The key of one content part's text run: kind, item id and the index within the item. */
@@ -45,9 +51,14 @@ function partKey(kind: string, itemId: unknown, index: unknown): string {
  *   re-encrypt it for `response.completed`; the item's value is the one kept, and both replay.)
  * - Each output item is its own part: a reasoning or message item's `output_item.done` completes
  *   its part (`MapperTarget.completeBlock`), a message's annotations riding on it as payload
- *   `openai`/`annotations`. Every other item (`web_search_call`, `mcp_call`, …) is handed over
- *   whole at its `output_item.done` (`outputItemPart`: an `unknown` part, or a `media` part for a
- *   generated image), in stream order; its events still surface raw.
+ *   `openai`/`annotations`; text or reasoning deltas of another item end the part first, and so
+ *   does a tool call completing or the response ending. Every other item (`web_search_call`,
+ *   `mcp_call`, …) is handed over whole at its `output_item.done` (`outputItemPart`: an `unknown`
+ *   part, or a `media` part for a generated image), in stream order; its events still surface raw.
+ * - Every part keeps its output item's `id` (`rs_…`, `msg_…`, `fc_…`, `ws_…`) as the attribute
+ *   `itemId`, set through `completeBlock`'s attributes once per item (never per delta) — on tool
+ *   calls too, completed or kept incomplete (the accumulator passes it on). Replay needs it: a
+ *   reasoning item goes back with its `id`. An item without an id gives its part none.
  * - `response.completed` / `response.incomplete` end the stream with a complete response (id,
  *   model, usage, finish reason); `error` and `response.failed` end it with one `onError`
  *   (a `StreamError` of kind `provider`), whichever comes first. Finish reason: the `status`
@@ -73,6 +84,12 @@ export class OpenAIResponsesMapper implements StreamMapper<SseFrame> {
   private readonly keyByCallId = new Map<string, string>();
   private readonly keyByOutputIndex = new Map<number, string>();
   private readonly ledger = new StreamedTextLedger();
+  /**
+   * Whether text or reasoning deltas have been delivered since the last block ended, and the id
+   * of the item they belong to: the item whose part the bridge's current run is.
+   */
+  private runOpen = false;
+  private runItem: string | null = null;
   private context: { readonly streamingHandle: StreamingHandle } | null = null;
   private id: string | null = null;
   private model: string | null = null;
@@ -93,22 +110,22 @@ export class OpenAIResponsesMapper implements StreamMapper<SseFrame> {
         this.remember(event.response);
         return false;
       case 'response.output_text.delta':
-        this.delta(target, 'text', partKey('t', event.item_id, event.content_index), event.delta);
+        this.delta(target, 'text', partKey('t', event.item_id, event.content_index), event.item_id, event.delta);
         return false;
       case 'response.output_text.done':
-        this.settle(target, 'text', partKey('t', event.item_id, event.content_index), event.text);
+        this.settle(target, 'text', partKey('t', event.item_id, event.content_index), event.item_id, event.text);
         return false;
       case 'response.reasoning_summary_text.delta':
-        this.delta(target, 'thinking', partKey('s', event.item_id, event.summary_index), event.delta);
+        this.delta(target, 'thinking', partKey('s', event.item_id, event.summary_index), event.item_id, event.delta);
         return false;
       case 'response.reasoning_summary_text.done':
-        this.settle(target, 'thinking', partKey('s', event.item_id, event.summary_index), event.text);
+        this.settle(target, 'thinking', partKey('s', event.item_id, event.summary_index), event.item_id, event.text);
         return false;
       case 'response.reasoning_text.delta':
-        this.delta(target, 'thinking', partKey('r', event.item_id, event.content_index), event.delta);
+        this.delta(target, 'thinking', partKey('r', event.item_id, event.content_index), event.item_id, event.delta);
         return false;
       case 'response.reasoning_text.done':
-        this.settle(target, 'thinking', partKey('r', event.item_id, event.content_index), event.text);
+        this.settle(target, 'thinking', partKey('r', event.item_id, event.content_index), event.item_id, event.text);
         return false;
       case 'response.output_item.added':
         this.itemAdded(event.item, event.output_index);
@@ -157,6 +174,8 @@ export class OpenAIResponsesMapper implements StreamMapper<SseFrame> {
   end(target: MapperTarget, truncatedFrame: boolean): void {
     if (this.ended) return;
     this.ended = true;
+    // The partial keeps the item id of the text or reasoning that was streaming.
+    this.closeRun(target);
     target.handler.onError(truncatedStreamError('response.completed', truncatedFrame));
   }
 
@@ -179,16 +198,40 @@ export class OpenAIResponsesMapper implements StreamMapper<SseFrame> {
     else target.handler.onPartialThinking?.(partialThinking(text), this.contextFor(target));
   }
 
-  private delta(target: MapperTarget, kind: Fragment, key: string, delta: unknown): void {
+  private delta(target: MapperTarget, kind: Fragment, key: string, itemId: unknown, delta: unknown): void {
     if (typeof delta !== 'string' || delta.length === 0) return;
     this.ledger.record(key, delta);
+    this.enterRun(target, str(itemId));
     this.emit(target, kind, delta);
   }
 
-  private settle(target: MapperTarget, kind: Fragment, key: string, fullText: unknown): void {
+  private settle(target: MapperTarget, kind: Fragment, key: string, itemId: unknown, fullText: unknown): void {
     if (typeof fullText !== 'string') return;
     const missing = this.ledger.settle(key, fullText);
-    if (missing !== null && missing.length > 0) this.emit(target, kind, missing);
+    if (missing === null || missing.length === 0) return;
+    this.enterRun(target, str(itemId));
+    this.emit(target, kind, missing);
+  }
+
+  /**
+   * Text or reasoning of `itemId` is about to be delivered. When the deltas so far belong to
+   * another item (items interleaved), that item's part ends first: two items never share a part,
+   * and each part keeps its own item's id. One comparison per delta, no allocation.
+   */
+  private enterRun(target: MapperTarget, itemId: string | null): void {
+    if (this.runOpen) {
+      if (this.runItem === itemId) return;
+      this.closeRun(target);
+    }
+    this.runOpen = true;
+    this.runItem = itemId;
+  }
+
+  /** Ends the part of the text or reasoning deltas delivered since the last block ended, with its item id. */
+  private closeRun(target: MapperTarget): void {
+    if (!this.runOpen) return;
+    this.runOpen = false;
+    target.completeBlock?.(null, itemAttributes(this.runItem));
   }
 
   private itemAdded(item: ResponsesOutputItem | undefined, outputIndex: unknown): void {
@@ -232,22 +275,33 @@ export class OpenAIResponsesMapper implements StreamMapper<SseFrame> {
     const key = str(itemId);
     // Without a known name the call waits for its output_item.done, which carries one.
     if (key === null || !this.calls.isOpen(key) || !this.named.has(key)) return;
-    this.completeCall(target, key, str(fullArguments) ?? undefined);
+    this.closeRun(target);
+    const full = str(fullArguments);
+    this.calls.complete(key, target, full === null ? { attributes: itemAttributes(key) } : { arguments: full, attributes: itemAttributes(key) });
   }
 
   private itemDone(target: MapperTarget, item: ResponsesOutputItem | undefined, outputIndex: unknown): void {
     if (!isJsonObject(item)) return;
-    if (item.type === 'reasoning') {
-      const encrypted = str(item.encrypted_content);
-      if (encrypted !== null && encrypted.length > 0) {
-        const payload = { provider: 'openai', kind: 'encrypted_content', data: encrypted };
-        target.handler.onPartialThinking?.(partialThinking('', payload), this.contextFor(target));
+    const id = str(item.id);
+    if (item.type === 'reasoning' || item.type === 'message') {
+      // The deltas delivered since the last block are this item's part, unless another item's.
+      if (this.runItem !== id) this.closeRun(target);
+      this.runOpen = false;
+      if (item.type === 'reasoning') {
+        const encrypted = str(item.encrypted_content);
+        if (encrypted !== null && encrypted.length > 0) {
+          const payload = { provider: 'openai', kind: 'encrypted_content', data: encrypted };
+          target.handler.onPartialThinking?.(partialThinking('', payload), this.contextFor(target));
+        }
+        target.completeBlock?.(null, itemAttributes(id));
+      } else {
+        target.completeBlock?.(outputItemPart(item), itemAttributes(id));
       }
-      target.completeBlock?.();
       return;
     }
     if (!isClientToolCall(item.type)) {
-      target.completeBlock?.(outputItemPart(item));
+      this.closeRun(target);
+      target.completeBlock?.(outputItemPart(item), itemAttributes(id));
       return;
     }
     const key = this.keyOfDoneItem(item, outputIndex);
@@ -257,14 +311,13 @@ export class OpenAIResponsesMapper implements StreamMapper<SseFrame> {
     else if (this.calls.isOpen(key)) this.calls.identify(key, str(item.call_id), name);
     else return;
     const full = item.type === 'function_call' ? str(item.arguments) : str(item.input);
-    const completion = full === null ? {} : { arguments: full };
+    // The done item's own id: the item as completed, which a later request sends back.
+    const attributes = itemAttributes(id ?? key);
+    const completion = full === null ? { attributes } : { arguments: full, attributes };
+    this.closeRun(target);
     // An item done as `incomplete` was cut off (e.g. at max_output_tokens): it is no call to run.
     if (item.status === 'incomplete') this.calls.abandon(key, target, completion);
     else this.calls.complete(key, target, completion);
-  }
-
-  private completeCall(target: MapperTarget, key: string, fullArguments: string | undefined): void {
-    this.calls.complete(key, target, fullArguments === undefined ? {} : { arguments: fullArguments });
   }
 
   private complete(target: MapperTarget, response: ResponsesResponse | undefined, fallbackStatus: string): void {
@@ -274,9 +327,11 @@ export class OpenAIResponsesMapper implements StreamMapper<SseFrame> {
     const incomplete = snapshot.incomplete_details;
     const incompleteReason = isJsonObject(incomplete) ? str(incomplete.reason) : null;
     const mapped = mapOpenAIResponsesFinishReason(status, incompleteReason);
-    // Calls still open (their done events never came) end before the response does: complete,
-    // or cut off when the response stopped at max_output_tokens.
-    this.calls.endAll(target, mapped);
+    // Text or reasoning whose item was never done ends with its item id; calls still open (their
+    // done events never came) end before the response does: complete, or cut off when the
+    // response stopped at max_output_tokens.
+    this.closeRun(target);
+    this.calls.endAll(target, mapped, (key) => ({ attributes: itemAttributes(key) }));
     const usage = snapshot.usage;
     const metadata = responseMetadata({
       id: this.id,
@@ -297,6 +352,7 @@ export class OpenAIResponsesMapper implements StreamMapper<SseFrame> {
     const message = given !== null && given.trim().length > 0 ? given : fallbackMessage;
     const code = str(source.code) ?? str(source.type) ?? undefined;
     this.ended = true;
+    this.closeRun(target);
     target.handler.onError(new StreamError('provider', message, { code, body: source, frame: frame.data }));
   }
 }

@@ -1,6 +1,6 @@
 import type { FinishReason, PartialToolCall } from '../../handler/types';
 import { completeToolCall, partialToolCall } from '../../handler/values';
-import type { OpaquePayload } from '../../parts/types';
+import type { OpaquePayload, PartAttributes } from '../../parts/types';
 import type { MapperTarget } from '../types';
 import { resolveFinishReason } from './resolve-finish-reason';
 
@@ -20,6 +20,11 @@ export interface ToolCallCompletion {
   readonly arguments?: string | undefined;
   /** Provider data to replay, e.g. Gemini's thought signature on a function call. */
   readonly payload?: OpaquePayload | undefined;
+  /**
+   * Attributes of the call's part (e.g. the Responses item id), set through
+   * `target.completeBlock` right after the call ended, whether it completed or was kept incomplete.
+   */
+  readonly attributes?: PartAttributes | undefined;
 }
 
 function isBlank(name: string): boolean {
@@ -137,11 +142,12 @@ export class ToolCallAccumulator<K = string | number> {
     if (call === undefined) return false;
     const args = this.close(call, completion);
     if (isBlank(call.name)) {
-      this.keepIncomplete(call, args, target, completion.payload);
+      this.keepIncomplete(call, args, target, completion);
       return false;
     }
     this.completed++;
     target.handler.onCompleteToolCall?.(completeToolCall(call.index, { id: call.id, name: call.name, arguments: args }, completion.payload));
+    if (completion.attributes !== undefined) target.completeBlock?.(null, completion.attributes);
     return true;
   }
 
@@ -153,7 +159,7 @@ export class ToolCallAccumulator<K = string | number> {
   abandon(key: K, target: MapperTarget, completion: ToolCallCompletion = {}): void {
     const call = this.openCall(key);
     if (call === undefined) return;
-    this.keepIncomplete(call, this.close(call, completion), target, completion.payload);
+    this.keepIncomplete(call, this.close(call, completion), target, completion);
   }
 
   /**
@@ -191,12 +197,14 @@ export class ToolCallAccumulator<K = string | number> {
     return args;
   }
 
-  private keepIncomplete(call: Call, args: string, target: MapperTarget, payload: OpaquePayload | undefined): void {
+  private keepIncomplete(call: Call, args: string, target: MapperTarget, completion: ToolCallCompletion): void {
     const named = !isBlank(call.name);
+    const payload = completion.payload;
     // A nameless call that streamed nothing carries nothing to keep.
     if (!named && args.length === 0 && payload === undefined) return;
     this.incomplete++;
     const name = named ? call.name : null;
     target.keepIncompleteToolCall?.(payload === undefined ? { index: call.index, id: call.id, name, arguments: args } : { index: call.index, id: call.id, name, arguments: args, payload });
+    if (completion.attributes !== undefined) target.completeBlock?.(null, completion.attributes);
   }
 }
