@@ -4,7 +4,7 @@
  *  1. `streamOpenAIChat` sends the request and drives a handler with the streamed answer;
  *  2. an HTTP error status arrives as one `onError` with a `StreamError` (kind `http`);
  *  3. a `Response` you fetched yourself goes to `consumeStream`, its format recognised (`auto`).
- * For the real service, drop `baseUrl` and pass your key: `{ apiKey: process.env.OPENAI_API_KEY }`.
+ * For the real service, drop `baseURL`: the key comes from `OPENAI_API_KEY` (or pass `apiKey`).
  *
  * Run: npx ts-node --transpile-only examples/consume-provider-stream.ts
  */
@@ -70,11 +70,12 @@ async function main(): Promise<void> {
   try {
     console.log('1. the HTTP client');
     const request = { model: 'local-model', messages: [{ role: 'user', content: 'When is high tide in Brest?' }] };
-    const outcome = await streamOpenAIChat(request, printer, { baseUrl: `${origin}/v1`, apiKey: 'sk-local-example' });
+    const outcome = await streamOpenAIChat(request, printer, { baseURL: `${origin}/v1`, apiKey: 'sk-local-example' });
     console.log(`   outcome: ${outcome.status}`);
 
     console.log('2. an HTTP error status');
-    const failed = await streamOpenAIChat(request, printer, { baseUrl: `${origin}/overloaded` });
+    // A 429 is retried twice by default (maxRetries); here retries are off to show the error at once.
+    const failed = await streamOpenAIChat(request, printer, { baseURL: `${origin}/overloaded`, maxRetries: 0 });
     console.log(`   outcome: ${failed.status}`);
 
     console.log('3. a Response you fetched yourself');

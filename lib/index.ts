@@ -62,14 +62,28 @@ export { GeminiMapper } from './providers/gemini/gemini-mapper';
 export { OllamaMapper } from './providers/ollama/ollama-mapper';
 
 // HTTP clients
-export type { HttpClientOptions } from './providers/http/stream-http';
-export type { OpenAIChatRequest } from './providers/http/openai-chat-client';
-export { streamOpenAIChat } from './providers/http/openai-chat-client';
-export type { OpenAIResponsesRequest } from './providers/http/openai-responses-client';
+export type { HttpClientOptions, HttpStreamOutcome } from './providers/http/stream-http';
+export type { HttpResponseInfo } from './providers/http/http-response-info';
+export type { ExtraBody, JsonSchema, BuiltInTool } from './providers/http/request-types';
+export { DEFAULT_MAX_RETRIES } from './providers/http/retry';
+export { PARTSTREAM_VERSION } from './providers/http/version';
+export type {
+  OpenAIChatRequest, OpenAIChatTool, OpenAIChatToolChoice, OpenAIFunctionDefinition, OpenAIReasoningEffort, OpenAIResponseFormat, OpenAIServiceTier,
+} from './providers/http/openai-chat-request';
+export type { OpenAIClientOptions } from './providers/http/openai-chat-client';
+export { streamOpenAIChat, OPENAI_BASE_URL } from './providers/http/openai-chat-client';
+export type { OpenAIResponsesRequest, OpenAIResponsesTool, OpenAIResponsesFunctionTool, OpenAIResponsesTextFormat } from './providers/http/openai-responses-request';
 export { streamOpenAIResponses } from './providers/http/openai-responses-client';
-export type { AnthropicRequest } from './providers/http/anthropic-client';
-export { streamAnthropic } from './providers/http/anthropic-client';
-export type { GeminiRequest } from './providers/http/gemini-client';
-export { streamGemini } from './providers/http/gemini-client';
-export type { OllamaRequest } from './providers/http/ollama-client';
-export { streamOllama } from './providers/http/ollama-client';
+export type {
+  AnthropicRequest, AnthropicTool, AnthropicCustomTool, AnthropicToolChoice, AnthropicThinkingConfig, AnthropicSystemBlock, AnthropicCacheControl,
+} from './providers/http/anthropic-request';
+export type { AnthropicClientOptions } from './providers/http/anthropic-client';
+export { streamAnthropic, ANTHROPIC_BASE_URL } from './providers/http/anthropic-client';
+export type {
+  GeminiRequest, GeminiTool, GeminiFunctionDeclaration, GeminiGenerationConfig, GeminiThinkingConfig, GeminiSafetySetting,
+} from './providers/http/gemini-request';
+export type { GeminiClientOptions } from './providers/http/gemini-client';
+export { streamGemini, GEMINI_BASE_URL } from './providers/http/gemini-client';
+export type { OllamaRequest, OllamaModelOptions, OllamaTool } from './providers/http/ollama-request';
+export type { OllamaClientOptions } from './providers/http/ollama-client';
+export { streamOllama, OLLAMA_HOST } from './providers/http/ollama-client';

@@ -31,6 +31,22 @@ function isNodeModule(specifier: string): boolean {
 }
 
 /** Every Node-only use in one file's syntax tree (comments and strings do not count), as `line: what`. */
+/**
+ * True where naming `process` (or another Node global) is portable: a property name in a type
+ * (`{ process?: … }`), or a guarded read of a property (`globalThis.process?.env`: undefined where
+ * there is no Node). `globalThis.process` read without `?.` still counts as a use.
+ */
+function isPortableMention(node: ts.Identifier): boolean {
+  const parent = node.parent;
+  if (parent === undefined) return false;
+  if (ts.isPropertySignature(parent)) return parent.name === node;
+  if (ts.isPropertyAccessExpression(parent) && parent.name === node) {
+    const outer = parent.parent;
+    return outer !== undefined && (ts.isPropertyAccessExpression(outer) || ts.isElementAccessExpression(outer)) && outer.expression === parent && outer.questionDotToken !== undefined;
+  }
+  return false;
+}
+
 function nodeOnlyUses(path: string, text: string): string[] {
   const source = ts.createSourceFile(path, text, ts.ScriptTarget.ES2022, true, ts.ScriptKind.TS);
   const uses: string[] = [];
@@ -50,7 +66,7 @@ function nodeOnlyUses(path: string, text: string): string[] {
     else if (ts.isImportEqualsDeclaration(node) && ts.isExternalModuleReference(node.moduleReference)) checkSpecifier(node.moduleReference.expression);
     else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword) checkSpecifier(node.arguments[0]);
     else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument)) checkSpecifier(node.argument.literal);
-    if (ts.isIdentifier(node) && NODE_GLOBALS.has(node.text)) report(node, `names the Node global ${node.text}`);
+    if (ts.isIdentifier(node) && NODE_GLOBALS.has(node.text) && !isPortableMention(node)) report(node, `names the Node global ${node.text}`);
     if (ts.isPropertyAccessExpression(node) && NODE_TIMER_METHODS.has(node.name.text)) report(node, `calls the Node timer method .${node.name.text}`);
     ts.forEachChild(node, visit);
   };
@@ -118,6 +134,7 @@ describe('portable library source (runs in browsers, edge workers, Deno and Bun)
         'const bytes = new TextEncoder().encode(note);',
         'const timer = setTimeout(() => undefined, 5); clearTimeout(timer);',
         'queueMicrotask(() => btoa(String.fromCharCode(...bytes)));',
+        "const env = (globalThis as { process?: { env?: Record<string, string> } }).process?.env?.['HOME'];",
       ].join('\n');
       expect(scan(text)).to.deep.equal([]);
     });

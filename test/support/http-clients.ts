@@ -26,9 +26,14 @@ export const STREAM_CONTENT_TYPE: Readonly<Record<WireFormat, string>> = {
   ollama: 'application/x-ndjson',
 };
 
-/** Calls the HTTP client of a format with a minimal request. */
-export function streamWithClient(format: WireFormat, handler: StreamingChatResponseHandler, options: HttpClientOptions): Promise<StreamOutcome> {
+/**
+ * Calls the HTTP client of a format with a minimal request. Retries are off unless `maxRetries`
+ * is given: the tests using this check what one request does (test/providers/http/retries.test.ts
+ * checks retrying).
+ */
+export function streamWithClient(format: WireFormat, handler: StreamingChatResponseHandler, given: HttpClientOptions): Promise<StreamOutcome> {
   const messages = [{ role: 'user', content: 'Hi' }];
+  const options: HttpClientOptions = { maxRetries: 0, ...given };
   switch (format) {
     case 'openai-chat':
       return streamOpenAIChat({ model: 'gpt-test', messages }, handler, options);

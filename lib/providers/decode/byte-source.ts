@@ -71,13 +71,42 @@ function readerOfIterable(iterable: AsyncIterable<Uint8Array | string>): ChunkRe
   };
 }
 
-/** Throws a `TypeError` unless `source` is a `StreamSource`. */
+/** How to get the raw response out of the official SDKs, for error messages. */
+export const RAW_RESPONSE_HINT = '`await client.chat.completions.create({ ..., stream: true }).asResponse()` or `await client.messages.create({ ..., stream: true }).asResponse()`';
+
+/**
+ * True for an official SDK's parsed stream (openai's and @anthropic-ai/sdk's `Stream`,
+ * `MessageStream`, `ChatCompletionStream`): an async iterable of event objects, not of bytes, with
+ * an `AbortController` and `toReadableStream()`.
+ */
+function isParsedSdkStream(value: object): boolean {
+  const candidate = value as { controller?: unknown; toReadableStream?: unknown };
+  const controller = candidate.controller;
+  return (
+    isAsyncIterable(value) &&
+    typeof candidate.toReadableStream === 'function' &&
+    typeof controller === 'object' &&
+    controller !== null &&
+    typeof (controller as { abort?: unknown }).abort === 'function'
+  );
+}
+
+/**
+ * Throws a `TypeError` unless `source` is a `StreamSource`. An SDK's parsed stream (events, not
+ * bytes) and a promise are refused with a message saying what to pass instead.
+ */
 export function assertStreamSource(source: unknown): asserts source is StreamSource {
+  if (typeof source === 'object' && source !== null && !isResponseLike(source) && !isReadableStream(source) && isParsedSdkStream(source)) {
+    throw new TypeError(
+      `Expected the raw bytes of a stream, got an SDK's parsed stream (an async iterable of event objects): pass the raw response instead, e.g. ${RAW_RESPONSE_HINT}`,
+    );
+  }
   if (typeof source === 'object' && source !== null && (isResponseLike(source) || isReadableStream(source) || isAsyncIterable(source))) {
     return;
   }
+  const promise = (typeof source === 'object' || typeof source === 'function') && source !== null && typeof (source as { then?: unknown }).then === 'function';
   throw new TypeError(
-    `Expected a Response, a ReadableStream<Uint8Array> or an AsyncIterable of Uint8Array or string chunks, got ${describeValue(source)}`,
+    `Expected a Response, a ReadableStream<Uint8Array> or an AsyncIterable of Uint8Array or string chunks, got ${promise ? 'a promise (await it first)' : describeValue(source)}`,
   );
 }
 

@@ -1,4 +1,5 @@
 import { describeValue } from '../../parts/describe-value';
+import { RAW_RESPONSE_HINT } from './byte-source';
 
 /** Turns byte or string chunks into text, one chunk at a time. */
 export interface Utf8ChunkDecoder {
@@ -39,7 +40,9 @@ export function createUtf8ChunkDecoder(): Utf8ChunkDecoder {
         return stripBom(held === '' ? chunk : held + chunk);
       }
       if (!(chunk instanceof Uint8Array)) {
-        throw new TypeError(`Expected a Uint8Array or string chunk, got ${describeValue(chunk)}`);
+        // A plain object is most likely an SDK's parsed event: say what to pass instead.
+        const hint = typeof chunk === 'object' && chunk !== null ? ` (a parsed event, not bytes: pass the raw response instead, e.g. an SDK's ${RAW_RESPONSE_HINT})` : '';
+        throw new TypeError(`Expected a Uint8Array or string chunk, got ${describeValue(chunk)}${hint}`);
       }
       holdsBytes = true;
       return stripBom(bytes.decode(chunk, { stream: true }));

@@ -1,34 +1,49 @@
 import type { StreamingChatResponseHandler } from '../../handler/types';
-import type { StreamOutcome } from '../consume-stream';
-import { checkModelRequest, joinUrl, streamHttp, type HttpClientOptions } from './stream-http';
+import type { AnthropicRequest } from './anthropic-request';
+import { resolveApiKey, resolveEndpoint } from './client-endpoint';
+import { requestBody } from './request-types';
+import { checkModelRequest, streamHttp, type HttpClientOptions, type HttpStreamOutcome } from './stream-http';
 
-/** An Anthropic Messages request body (`model`, `max_tokens`, `messages`, `thinking` …); `stream` is set by the client. */
-export interface AnthropicRequest {
-  readonly model: string;
-  readonly max_tokens: number;
-  readonly messages: readonly unknown[];
-  readonly [field: string]: unknown;
-}
-
-/** Where Anthropic's API lives. */
-export const ANTHROPIC_BASE_URL = 'https://api.anthropic.com/v1';
+/** Where Anthropic's API lives: the default `baseURL`, the host alone, as in Anthropic's SDK. */
+export const ANTHROPIC_BASE_URL = 'https://api.anthropic.com';
 /** The `anthropic-version` header the client sends (override it through `headers`). */
 export const ANTHROPIC_VERSION = '2023-06-01';
 
+/** Options of `streamAnthropic`. */
+export interface AnthropicClientOptions extends HttpClientOptions {
+  /**
+   * Where the API lives, the host without `/v1` (the client adds `/v1/messages`), as in
+   * Anthropic's SDK: `ANTHROPIC_BASE_URL` when not given, else `https://api.anthropic.com`.
+   */
+  readonly baseURL?: string | undefined;
+}
+
 /**
- * Streams a message from the Anthropic Messages API: POST `{baseUrl}/messages` with
- * `stream: true`, `x-api-key` when an API key is given and `anthropic-version: 2023-06-01`.
- * Resolves with the outcome; see `streamHttp` for errors and cancel.
+ * Streams a message from the Anthropic Messages API: POST `{baseURL}/v1/messages` with
+ * `stream: true`, `anthropic-version: 2023-06-01` and `x-api-key` with the key (`apiKey`, else
+ * `ANTHROPIC_API_KEY`; none when neither is set). Resolves with the outcome (`http` on it once a
+ * response arrived); see `streamHttp` for retries, errors and cancel.
  */
-export function streamAnthropic(request: AnthropicRequest, handler: StreamingChatResponseHandler, options: HttpClientOptions = {}): Promise<StreamOutcome> {
+export function streamAnthropic(request: AnthropicRequest, handler: StreamingChatResponseHandler, options: AnthropicClientOptions = {}): Promise<HttpStreamOutcome> {
   checkModelRequest(request, 'an Anthropic', options);
+  const endpoint = resolveEndpoint(options, {
+    option: 'baseURL',
+    value: options.baseURL,
+    env: 'ANTHROPIC_BASE_URL',
+    defaultBase: ANTHROPIC_BASE_URL,
+    path: 'v1/messages',
+    legacyPath: 'messages',
+  });
+  const apiKey = resolveApiKey(options, ['ANTHROPIC_API_KEY']);
   return streamHttp(
     {
       format: 'anthropic',
       provider: 'Anthropic',
-      url: joinUrl(options.baseUrl ?? ANTHROPIC_BASE_URL, 'messages'),
-      headers: { 'anthropic-version': ANTHROPIC_VERSION, ...(options.apiKey === undefined ? {} : { 'x-api-key': options.apiKey }) },
-      body: { ...request, stream: true },
+      url: endpoint.url,
+      urlFrom: endpoint.from,
+      apiKey,
+      headers: { 'anthropic-version': ANTHROPIC_VERSION, ...(apiKey === undefined ? {} : { 'x-api-key': apiKey.value }) },
+      body: requestBody(request, { stream: true }),
     },
     handler,
     options,

@@ -6,8 +6,8 @@ export const MAX_REDIRECTS = 20;
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
-/** Lets a redirect's body go (it is never read) so that its connection is freed. */
-function discard(response: Response): void {
+/** Lets a response's body go unread (a redirect's, a response to be retried) so that its connection is freed. */
+export function discard(response: Response): void {
   try {
     response.body?.cancel().catch(() => undefined);
   } catch {
@@ -29,12 +29,19 @@ function refused(response: Response, provider: string, why: string): StreamError
  * - a 301, 302 or 303 fails likewise: fetch would turn the POST into a GET without its body, which
  *   no chat endpoint answers; point `baseUrl` at the new location instead;
  * - a redirect without a `Location` is returned as it is (an error status for the caller).
- * A failing `fetch` rejects as it did.
+ * A failing `fetch` rejects as it did. `seen` is told of every response, the redirects included.
  */
-export async function fetchSameOrigin(fetchImpl: typeof globalThis.fetch, url: string, init: RequestInit, provider: string): Promise<Response> {
+export async function fetchSameOrigin(
+  fetchImpl: typeof globalThis.fetch,
+  url: string,
+  init: RequestInit,
+  provider: string,
+  seen?: (response: Response) => void,
+): Promise<Response> {
   let target = url;
   for (let followed = 0; ; followed++) {
     const response = await fetchImpl(target, { ...init, redirect: 'manual' });
+    seen?.(response);
     if (response.type === 'opaqueredirect') {
       discard(response);
       throw refused(response, provider, 'a redirect whose target this fetch hides (an opaque redirect) is not followed; point baseUrl at the new location');

@@ -1,37 +1,50 @@
 import type { StreamingChatResponseHandler } from '../../handler/types';
-import type { StreamOutcome } from '../consume-stream';
-import { checkModelRequest, joinUrl, streamHttp, type HttpClientOptions } from './stream-http';
+import { resolveApiKey, resolveEndpoint } from './client-endpoint';
+import type { GeminiRequest } from './gemini-request';
+import { requestBody } from './request-types';
+import { checkModelRequest, streamHttp, type HttpClientOptions, type HttpStreamOutcome } from './stream-http';
 
-/**
- * A Gemini `generateContent` request: the `model` (`gemini-2.5-flash` or `models/gemini-2.5-flash`)
- * plus the body fields (`contents`, `tools`, `generationConfig` …).
- */
-export interface GeminiRequest {
-  readonly model: string;
-  readonly contents: readonly unknown[];
-  readonly [field: string]: unknown;
+/** Where the Gemini API lives: the default `baseURL`, the host alone (the client adds the version). */
+export const GEMINI_BASE_URL = 'https://generativelanguage.googleapis.com';
+
+/** Options of `streamGemini`. */
+export interface GeminiClientOptions extends HttpClientOptions {
+  /**
+   * Where the API lives, the host without the version (the client adds
+   * `/v1beta/models/{model}:streamGenerateContent?alt=sse`); `https://generativelanguage.googleapis.com`
+   * by default. (Google's SDK spells it `httpOptions.baseUrl`; partstream spells it as its other clients.)
+   */
+  readonly baseURL?: string | undefined;
 }
 
-/** Where the Gemini API lives. */
-export const GEMINI_BASE_URL = 'https://generativelanguage.googleapis.com/v1beta';
-
 /**
- * Streams content from Gemini: POST `{baseUrl}/models/{model}:streamGenerateContent?alt=sse` (the
- * SSE variant) with the request minus `model`, `x-goog-api-key` when an API key is given. For
- * Vertex AI, point `baseUrl` at `…/publishers/google` and authenticate through `headers`.
- * Resolves with the outcome; see `streamHttp` for errors and cancel.
+ * Streams content from Gemini: POST `{baseURL}/v1beta/models/{model}:streamGenerateContent?alt=sse`
+ * (the SSE variant) with the request minus `model`, `x-goog-api-key` with the key (`apiKey`, else
+ * `GEMINI_API_KEY`, else `GOOGLE_API_KEY`; none when none is set). Resolves with the outcome (`http`
+ * on it once a response arrived); see `streamHttp` for retries, errors and cancel.
  */
-export function streamGemini(request: GeminiRequest, handler: StreamingChatResponseHandler, options: HttpClientOptions = {}): Promise<StreamOutcome> {
+export function streamGemini(request: GeminiRequest, handler: StreamingChatResponseHandler, options: GeminiClientOptions = {}): Promise<HttpStreamOutcome> {
   checkModelRequest(request, 'a Gemini', options);
-  const { model, ...body } = request;
-  const name = model.replace(/^models\//, '');
+  const { model, ...fields } = request;
+  const method = `models/${encodeURIComponent(model.replace(/^models\//, ''))}:streamGenerateContent?alt=sse`;
+  const endpoint = resolveEndpoint(options, {
+    option: 'baseURL',
+    value: options.baseURL,
+    env: null,
+    defaultBase: GEMINI_BASE_URL,
+    path: `v1beta/${method}`,
+    legacyPath: method,
+  });
+  const apiKey = resolveApiKey(options, ['GEMINI_API_KEY', 'GOOGLE_API_KEY']);
   return streamHttp(
     {
       format: 'gemini',
       provider: 'Gemini',
-      url: joinUrl(options.baseUrl ?? GEMINI_BASE_URL, `models/${encodeURIComponent(name)}:streamGenerateContent?alt=sse`),
-      headers: options.apiKey === undefined ? {} : { 'x-goog-api-key': options.apiKey },
-      body,
+      url: endpoint.url,
+      urlFrom: endpoint.from,
+      apiKey,
+      headers: apiKey === undefined ? {} : { 'x-goog-api-key': apiKey.value },
+      body: requestBody(fields, {}),
     },
     handler,
     options,

@@ -1,28 +1,36 @@
 import type { StreamingChatResponseHandler } from '../../handler/types';
-import type { StreamOutcome } from '../consume-stream';
-import { OPENAI_BASE_URL } from './openai-chat-client';
-import { checkModelRequest, joinUrl, streamHttp, type HttpClientOptions } from './stream-http';
-
-/** An OpenAI Responses request body (`model`, `input`, `tools`, `reasoning` …); `stream` is set by the client. */
-export interface OpenAIResponsesRequest {
-  readonly model: string;
-  readonly [field: string]: unknown;
-}
+import { resolveApiKey, resolveEndpoint } from './client-endpoint';
+import { OPENAI_BASE_URL, type OpenAIClientOptions } from './openai-chat-client';
+import type { OpenAIResponsesRequest } from './openai-responses-request';
+import { requestBody } from './request-types';
+import { checkModelRequest, streamHttp, type HttpStreamOutcome } from './stream-http';
 
 /**
  * Streams a response from the OpenAI Responses API (or a compatible server): POST
- * `{baseUrl}/responses` with `stream: true`, `Authorization: Bearer` when an API key is given.
- * Resolves with the outcome; see `streamHttp` for errors and cancel.
+ * `{baseURL}/responses` with `stream: true`, `Authorization: Bearer` with the key (`apiKey`, else
+ * `OPENAI_API_KEY`; none when neither is set); `baseURL` as for `streamOpenAIChat`. Resolves with
+ * the outcome (`http` on it once a response arrived); see `streamHttp` for retries, errors and cancel.
  */
-export function streamOpenAIResponses(request: OpenAIResponsesRequest, handler: StreamingChatResponseHandler, options: HttpClientOptions = {}): Promise<StreamOutcome> {
+export function streamOpenAIResponses(request: OpenAIResponsesRequest, handler: StreamingChatResponseHandler, options: OpenAIClientOptions = {}): Promise<HttpStreamOutcome> {
   checkModelRequest(request, 'an OpenAI Responses', options);
+  const endpoint = resolveEndpoint(options, {
+    option: 'baseURL',
+    value: options.baseURL,
+    env: 'OPENAI_BASE_URL',
+    defaultBase: OPENAI_BASE_URL,
+    path: 'responses',
+    legacyPath: 'responses',
+  });
+  const apiKey = resolveApiKey(options, ['OPENAI_API_KEY']);
   return streamHttp(
     {
       format: 'openai-responses',
       provider: 'OpenAI Responses',
-      url: joinUrl(options.baseUrl ?? OPENAI_BASE_URL, 'responses'),
-      headers: options.apiKey === undefined ? {} : { authorization: `Bearer ${options.apiKey}` },
-      body: { ...request, stream: true },
+      url: endpoint.url,
+      urlFrom: endpoint.from,
+      apiKey,
+      headers: apiKey === undefined ? {} : { authorization: `Bearer ${apiKey.value}` },
+      body: requestBody(request, { stream: true }),
     },
     handler,
     options,

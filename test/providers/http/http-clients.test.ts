@@ -7,7 +7,7 @@ import { streamAnthropic } from '../../../lib/providers/http/anthropic-client';
 import { streamGemini } from '../../../lib/providers/http/gemini-client';
 import { streamOllama } from '../../../lib/providers/http/ollama-client';
 import { streamOpenAIChat } from '../../../lib/providers/http/openai-chat-client';
-import type { HttpClientOptions } from '../../../lib/providers/http/stream-http';
+import type { HttpClientOptions, HttpStreamOutcome } from '../../../lib/providers/http/stream-http';
 import type { StreamError } from '../../../lib/providers/stream-error';
 import type { WireFormat } from '../../../lib/providers/types';
 import { trackedSource } from '../../support/chunk-sources';
@@ -15,6 +15,7 @@ import { STREAM_CONTENT_TYPE, streamWithClient } from '../../support/http-client
 import { startLoopbackServer, type LoopbackServer, type Reply } from '../../support/loopback-server';
 import { recordingHandler, type Recorded, type RecordingHandler } from '../../support/recording-handler';
 import { TRANSCRIPTS, WIRE_FORMATS } from '../../support/transcripts';
+import { withoutClientEnv } from './support/client-env';
 
 /** Deterministic chunk sizes 1 … max from a seed (a small linear congruential generator). */
 function seededSizes(seed: number, max: number): (chunk: number) => number {
@@ -52,6 +53,8 @@ async function overHttp(
 }
 
 describe('HTTP clients over a loopback socket', () => {
+  withoutClientEnv();
+
   describe('requests', () => {
     const expectations: [WireFormat, string, Record<string, string>, (body: Record<string, unknown>) => unknown][] = [
       ['openai-chat', '/v1/chat/completions', { authorization: 'Bearer test-key' }, (body) => [body.stream, body.stream_options]],
@@ -113,7 +116,9 @@ describe('HTTP clients over a loopback socket', () => {
         const inMemory = await consumeStream(trackedSource([TRANSCRIPTS[format]]), expected, { format });
         const { handler, outcome } = await overHttp(format, { body: TRANSCRIPTS[format], chunkSize: seededSizes(7, 23) });
         expect(handler.calls).to.deep.equal(expected.calls);
-        expect(outcome).to.deep.equal(inMemory);
+        const { http, ...rest } = outcome as HttpStreamOutcome;
+        expect(rest).to.deep.equal(inMemory);
+        expect(http?.status).to.equal(200);
       });
     }
   });
@@ -216,7 +221,7 @@ describe('HTTP clients over a loopback socket', () => {
       const url = server.url;
       await server.close();
       const handler = recordingHandler();
-      const outcome = await streamOllama({ model: 'm', messages: [] }, handler, { baseUrl: url });
+      const outcome = await streamOllama({ model: 'm', messages: [] }, handler, { baseUrl: url, maxRetries: 0 });
       expect(errorsOf(handler).map((call) => (call.on === 'error' ? call.kind : call.on))).to.deep.equal(['network']);
       expect((handler.errors[0] as StreamError).message).to.match(/^The request to Ollama \(http:\/\/127\.0\.0\.1:\d+\/api\/chat\) failed: fetch failed \(.*ECONNREFUSED.*\)$/);
       expect(outcome.status).to.equal('failed');

@@ -1,0 +1,64 @@
+import type { OpenAIReasoningEffort, OpenAIServiceTier } from './openai-chat-request';
+import type { BuiltInTool, ExtraBody, JsonSchema } from './request-types';
+
+/** A function the model may call, in the Responses API's flat form. */
+export interface OpenAIResponsesFunctionTool {
+  readonly type: 'function';
+  readonly name: string;
+  readonly description?: string | null | undefined;
+  readonly parameters: JsonSchema | null;
+  readonly strict: boolean | null;
+}
+
+/** A Responses tool: a function, or a built-in one (`web_search`, `file_search`, `code_interpreter`, `mcp`, `custom` …). */
+export type OpenAIResponsesTool = OpenAIResponsesFunctionTool | BuiltInTool;
+
+/** The output's text format: text, any JSON object, or JSON following a schema. */
+export type OpenAIResponsesTextFormat =
+  | { readonly type: 'text' }
+  | { readonly type: 'json_object' }
+  | { readonly type: 'json_schema'; readonly name: string; readonly schema: JsonSchema; readonly description?: string | undefined; readonly strict?: boolean | null | undefined };
+
+/**
+ * An OpenAI Responses request body, as the API documents it; `stream` is the client's (always
+ * true). `input` is a string or the API's input items. A misspelt or mistyped field is a compile
+ * error; a field these types do not know goes in `extraBody`.
+ */
+export interface OpenAIResponsesRequest {
+  readonly model: string;
+  readonly input?: string | readonly object[] | undefined;
+  readonly instructions?: string | null | undefined;
+  readonly background?: boolean | null | undefined;
+  readonly conversation?: string | { readonly id: string } | null | undefined;
+  /** Extra output to include, e.g. `reasoning.encrypted_content` for stateless reasoning replay. */
+  readonly include?: readonly string[] | null | undefined;
+  readonly max_output_tokens?: number | null | undefined;
+  readonly max_tool_calls?: number | null | undefined;
+  readonly metadata?: Readonly<Record<string, string>> | null | undefined;
+  readonly parallel_tool_calls?: boolean | null | undefined;
+  readonly previous_response_id?: string | null | undefined;
+  readonly prompt?: { readonly id: string; readonly variables?: Readonly<Record<string, unknown>> | null | undefined; readonly version?: string | null | undefined } | null | undefined;
+  readonly prompt_cache_key?: string | null | undefined;
+  readonly prompt_cache_retention?: 'in_memory' | '24h' | null | undefined;
+  readonly reasoning?: {
+    readonly effort?: OpenAIReasoningEffort | null | undefined;
+    readonly summary?: 'auto' | 'concise' | 'detailed' | null | undefined;
+    /** @deprecated The API's older name of `summary`. */
+    readonly generate_summary?: 'auto' | 'concise' | 'detailed' | null | undefined;
+  } | null | undefined;
+  readonly safety_identifier?: string | null | undefined;
+  readonly service_tier?: OpenAIServiceTier | null | undefined;
+  readonly store?: boolean | null | undefined;
+  readonly stream_options?: { readonly include_obfuscation?: boolean | undefined } | null | undefined;
+  readonly temperature?: number | null | undefined;
+  readonly text?: { readonly format?: OpenAIResponsesTextFormat | undefined; readonly verbosity?: 'low' | 'medium' | 'high' | null | undefined } | undefined;
+  readonly tool_choice?: 'none' | 'auto' | 'required' | BuiltInTool | undefined;
+  readonly tools?: readonly OpenAIResponsesTool[] | undefined;
+  readonly top_logprobs?: number | null | undefined;
+  readonly top_p?: number | null | undefined;
+  readonly truncation?: 'auto' | 'disabled' | null | undefined;
+  /** @deprecated The API's older end-user id; see `safety_identifier` and `prompt_cache_key`. */
+  readonly user?: string | undefined;
+  /** Fields the types do not know, sent as given (see `ExtraBody`). */
+  readonly extraBody?: ExtraBody | undefined;
+}
