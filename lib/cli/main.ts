@@ -1,6 +1,6 @@
 import { escapeControlLine } from './escape-control';
 import { oneLine } from './one-line';
-import { readPackageVersion } from './package-version';
+import { PARTSTREAM_VERSION } from '../providers/http/version';
 import { parseArgs, USAGE } from './parse-args';
 import { EXIT_OK, EXIT_STREAM_ERROR, EXIT_USAGE, replay, type CliIo } from './replay';
 
@@ -16,13 +16,9 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
       io.stdout.write(`${USAGE}\n`);
       return EXIT_OK;
     case 'version': {
-      const version = readPackageVersion();
-      if (version === null) {
-        io.stderr.write('partstream: cannot tell the version: no package.json named partstream above the command\n');
-        return EXIT_STREAM_ERROR;
-      }
-      // The version comes from our own package.json, yet it is still only printed escaped.
-      io.stdout.write(`partstream ${escapeControlLine(version)}\n`);
+      // One constant for the CLI and the clients' User-Agent (a test keeps it equal to package.json's
+      // version); reading package.json at run time would tie the command to where it was built.
+      io.stdout.write(`partstream ${escapeControlLine(PARTSTREAM_VERSION)}\n`);
       return EXIT_OK;
     }
     case 'usage-error':

@@ -5,7 +5,9 @@ import path from 'node:path';
 import { DEMO_RECORDING } from '../../lib/cli/demo-recording';
 import { formatHint, StreamHead } from '../../lib/cli/format-hint';
 import { HumanView } from '../../lib/cli/human-view';
-import { readPackageVersion } from '../../lib/cli/package-version';
+import { spawnSync } from 'node:child_process';
+// eslint-disable-next-line @typescript-eslint/no-var-requires
+const { ensureBuild } = require('../../scripts/ensure-build.js') as { ensureBuild(root: string): string };
 import { parseArgs, USAGE } from '../../lib/cli/parse-args';
 import { PLAIN_STYLE, useColour } from '../../lib/cli/text-style';
 import { aiMessage, chatResponse, responseMetadata } from '../../lib/handler/values';
@@ -68,20 +70,15 @@ describe('partstream --version', () => {
     expect([long, short, afterCommand]).to.deep.equal([expected, expected, expected]);
   });
 
-  it('finds the package.json named partstream from a folder as deep as dist/cjs/cli, skipping others, or says there is none', () => {
-    const root = mkdtempSync(path.join(tmpdir(), 'partstream-version-'));
-    try {
-      const cli = path.join(root, 'pkg', 'dist', 'cjs', 'cli');
-      mkdirSync(cli, { recursive: true });
-      writeFileSync(path.join(root, 'pkg', 'package.json'), '{"name":"partstream","version":"9.8.7"}');
-      writeFileSync(path.join(root, 'pkg', 'dist', 'package.json'), '{"name":"other","version":"1.0.0"}');
-      writeFileSync(path.join(root, 'pkg', 'dist', 'cjs', 'package.json'), 'not json');
-      const lonely = path.join(root, 'lonely', 'a', 'b');
-      mkdirSync(lonely, { recursive: true });
-      expect([readPackageVersion(cli), readPackageVersion(lonely)]).to.deep.equal(['9.8.7', null]);
-    } finally {
-      rmSync(root, { recursive: true, force: true });
-    }
+  it('prints the same from the compiled command the package ships (dist/), as an installed package runs it', () => {
+    // The build is what `npm install` (prepare) leaves; the launcher runs it when it is up to date.
+    ensureBuild(REPO_ROOT);
+    const manifest = JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as { version: string };
+    const run = spawnSync(process.execPath, ['-e', `require(${JSON.stringify(path.join(REPO_ROOT, 'dist', 'esm', 'cli', 'main.js'))}).run(['--version'])`], {
+      encoding: 'utf8',
+      env: { ...process.env, NO_COLOR: '1' },
+    });
+    expect({ status: run.status, stdout: run.stdout, stderr: run.stderr }).to.deep.equal({ status: 0, stdout: `partstream ${manifest.version}\n`, stderr: '' });
   });
 
   it('takes "-v" after "--" as a file name', () => {
