@@ -13,7 +13,7 @@ import { subjectOf } from '../../bench/subject';
 // honest: every contender produces the generator's message, the checks can fail, and the
 // harness runs and collects as it says.
 
-const FORMATS: readonly BenchFormat[] = ['openai-chat', 'anthropic'];
+const FORMATS: readonly BenchFormat[] = ['openai-chat', 'anthropic', 'openai-responses', 'gemini', 'ollama'];
 const N = 2_000;
 
 type GcCall = 'minor' | 'major';
