@@ -56,6 +56,8 @@ const ROUNDS: Record<'endToEnd' | 'cold' | 'callbackPath', Rounds> = QUICK
 const E2E = 'partstream consumeStream';
 const FLOOR = 'floor: eventsource-parser + JSON.parse + join';
 const E2E_COLD = 'partstream consumeStream, full GC before each run';
+/** Ollama's floor: NDJSON has no SSE framing to parse. */
+const FLOOR_NDJSON = 'floor: split lines + JSON.parse + join';
 const FLOOR_COLD = 'floor, full GC before each run';
 const BYTES_ONLY = 'bytes-only floor (no JSON.parse)';
 const CHAIN = 'MappingTracking → PartsBridge → SafeHandler';
@@ -221,11 +223,12 @@ async function timeCallbackPath(format: BenchFormat, prepared: readonly Prepared
  */
 async function timeEndToEnd(format: BenchFormat, subjects: readonly Subject[]): Promise<void> {
   const [small] = subjects;
+  const floorLabel = format === 'ollama' ? FLOOR_NDJSON : FLOOR;
   await time(
     'end-to-end',
     format,
-    [endToEnd(small), floor(small, FLOOR), bytesOnly(small), ...subjects.slice(1).flatMap((s) => [endToEnd(s), floor(s, FLOOR)])],
-    FLOOR,
+    [endToEnd(small), floor(small, floorLabel), bytesOnly(small), ...subjects.slice(1).flatMap((s) => [endToEnd(s), floor(s, floorLabel)])],
+    floorLabel,
     { ...ROUNDS.endToEnd, gc: 'minor' },
   );
   await time('end-to-end', format, [endToEnd(small, E2E_COLD), floor(small, FLOOR_COLD)], FLOOR_COLD, { ...ROUNDS.cold, gc: 'full' });
