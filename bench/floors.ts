@@ -169,19 +169,21 @@ function sseHandler(format: Exclude<BenchFormat, 'ollama'>, collector: DeltaColl
   }
 }
 
-/** Ollama's floor: streaming `TextDecoder`, split on newlines (the tail carried to the next chunk), `JSON.parse` of each line. */
-async function ndjsonFloor(collector: DeltaCollector, source: AsyncIterable<Uint8Array>): Promise<Extracted> {
+/**
+ * Calls `onLine` with each newline-terminated line of a streamed body (and a final unterminated
+ * one), decoding UTF-8 in streaming mode; only the unfinished line is carried to the next chunk.
+ */
+async function forEachLine(source: AsyncIterable<Uint8Array>, onLine: (line: string) => void): Promise<void> {
   const decoder = new TextDecoder();
   let carry = '';
   const feed = (text: string): void => {
     const lines = (carry + text).split('\n');
     carry = lines.pop() ?? '';
-    for (const line of lines) if (line !== '') collector.ollama(line);
+    for (const line of lines) if (line !== '') onLine(line);
   };
   for await (const chunk of source) feed(decoder.decode(chunk, { stream: true }));
   feed(decoder.decode());
-  if (carry !== '') collector.ollama(carry);
-  return collector.result();
+  if (carry !== '') onLine(carry);
 }
 
 /**
@@ -190,7 +192,10 @@ async function ndjsonFloor(collector: DeltaCollector, source: AsyncIterable<Uint
  */
 export async function parseFloor(format: BenchFormat, source: AsyncIterable<Uint8Array>): Promise<Extracted> {
   const collector = new DeltaCollector();
-  if (format === 'ollama') return ndjsonFloor(collector, source);
+  if (format === 'ollama') {
+    await forEachLine(source, (line) => collector.ollama(line));
+    return collector.result();
+  }
   const parser = sseParser(sseHandler(format, collector));
   const decoder = new TextDecoder();
   for await (const chunk of source) parser.feed(decoder.decode(chunk, { stream: true }));
@@ -205,16 +210,10 @@ export async function parseFloor(format: BenchFormat, source: AsyncIterable<Uint
 export async function bytesOnlyFloor(source: AsyncIterable<Uint8Array>, format?: BenchFormat): Promise<number> {
   let length = 0;
   if (format === 'ollama') {
-    const decoder = new TextDecoder();
-    let carry = '';
-    const feed = (text: string): void => {
-      const lines = (carry + text).split('\n');
-      carry = lines.pop() ?? '';
-      for (const line of lines) length += line.length;
-    };
-    for await (const chunk of source) feed(decoder.decode(chunk, { stream: true }));
-    feed(decoder.decode());
-    return length + carry.length;
+    await forEachLine(source, (line) => {
+      length += line.length;
+    });
+    return length;
   }
   const parser = createParser({
     onEvent: (message) => {

@@ -1,5 +1,6 @@
 import { createHash } from 'crypto';
-import { ByteSink, renderAnthropic, renderGemini, renderOllama, renderOpenAiChat, renderOpenAiResponses } from './render-sse';
+import { renderOpenAiResponses } from './render-openai-responses';
+import { ByteSink, renderAnthropic, renderGemini, renderOllama, renderOpenAiChat } from './render-sse';
 import { generateContent, mulberry32, type BenchFormat, type ExpectedMessage, type ScriptStep } from './transcript-content';
 
 export type { BenchFormat, ExpectedMessage, ExpectedToolCall, ScriptStep } from './transcript-content';
