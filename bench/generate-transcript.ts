@@ -1,5 +1,6 @@
 import { createHash } from 'crypto';
-import { ByteSink, renderAnthropic, renderOpenAiChat } from './render-sse';
+import { renderOpenAiResponses } from './render-openai-responses';
+import { ByteSink, renderAnthropic, renderGemini, renderOllama, renderOpenAiChat } from './render-sse';
 import { generateContent, mulberry32, type BenchFormat, type ExpectedMessage, type ScriptStep } from './transcript-content';
 
 export type { BenchFormat, ExpectedMessage, ExpectedToolCall, ScriptStep } from './transcript-content';
@@ -31,6 +32,14 @@ export interface TranscriptOptions {
   readonly seed?: number;
 }
 
+const RENDERERS: Record<BenchFormat, typeof renderOpenAiChat> = {
+  'openai-chat': renderOpenAiChat,
+  anthropic: renderAnthropic,
+  'openai-responses': renderOpenAiResponses,
+  gemini: renderGemini,
+  ollama: renderOllama,
+};
+
 /** SHA-256 hex digest of a string's UTF-8 bytes. */
 export function sha256(text: string): string {
   return createHash('sha256').update(text, 'utf8').digest('hex');
@@ -39,8 +48,10 @@ export function sha256(text: string): string {
 /**
  * Generates a deterministic stream of `n` text deltas (1–6 code points, with JSON escapes,
  * accented, CJK and astral characters), n/5 reasoning deltas (Chat: `reasoning_content`;
- * Anthropic: a thinking block closed by a signature), three tool calls whose arguments stream in
- * 1–8 code-point fragments, pings (Anthropic) and usage, in the given wire format.
+ * Anthropic: a thinking block closed by a signature; Responses: reasoning summary text; Gemini:
+ * thought parts, with a thought signature; Ollama: `message.thinking`), three tool calls whose
+ * arguments stream in 1–8 code-point fragments (Gemini and Ollama: whole, as those send them),
+ * pings (Anthropic) and usage, in the given wire format.
  */
 export function generateTranscript(options: TranscriptOptions): Transcript {
   const { format, n } = options;
@@ -49,8 +60,7 @@ export function generateTranscript(options: TranscriptOptions): Transcript {
   const random = mulberry32(seed);
   const content = generateContent(format, n, random);
   const sink = new ByteSink();
-  if (format === 'openai-chat') renderOpenAiChat(content, random, sink);
-  else renderAnthropic(content, random, sink);
+  RENDERERS[format](content, random, sink);
   const { expected } = content;
   return {
     format,

@@ -154,3 +154,92 @@ export function renderAnthropic(content: Content, random: () => number, sink: By
   );
   event('message_stop', '{"type":"message_stop"}');
 }
+
+/**
+ * Renders content as a Gemini `streamGenerateContent?alt=sse` body: one chunk per delta, thought
+ * parts (`thought: true`) then text parts, the thought signature on the first text part and on the
+ * first functionCall, the three functionCalls (with ids and whole `args`) in one chunk, usageMetadata
+ * on every chunk, and finishReason STOP with the final counts.
+ */
+export function renderGemini(content: Content, _random: () => number, sink: ByteSink): void {
+  const { expected } = content;
+  const tail = `,"role":"model"},"index":0}],"usageMetadata":{"promptTokenCount":${expected.inputTokens},"totalTokenCount":${expected.inputTokens},"promptTokensDetails":[{"modality":"TEXT","tokenCount":${expected.inputTokens}}]},"modelVersion":${JSON.stringify(expected.model)},"responseId":${JSON.stringify(expected.id)}}\n\n`;
+  const chunk = (parts: string): void => sink.frame(`data: {"candidates":[{"content":{"parts":[${parts}]${tail}`);
+  const signature = JSON.stringify(expected.signature ?? '');
+  let signed = false;
+  const calls: string[] = [];
+  for (const step of content.steps) {
+    switch (step.type) {
+      case 'thinking':
+        chunk(`{"text":${JSON.stringify(step.text)},"thought":true}`);
+        break;
+      case 'text':
+        if (!signed) {
+          signed = true;
+          chunk(`{"text":${JSON.stringify(step.text)},"thoughtSignature":${signature}}`);
+        } else chunk(`{"text":${JSON.stringify(step.text)}}`);
+        break;
+      case 'tool-delta':
+        calls.push(
+          `{"functionCall":{"id":${JSON.stringify(step.id)},"name":${JSON.stringify(step.name)},"args":${step.partialArguments}}${calls.length === 0 ? `,"thoughtSignature":${signature}` : ''}}`,
+        );
+        break;
+      case 'signature':
+      case 'tool-complete':
+        break;
+    }
+  }
+  chunk(calls.join(','));
+  const thoughts = content.steps.filter((s) => s.type === 'thinking').length;
+  const usage = JSON.stringify({
+    promptTokenCount: expected.inputTokens,
+    candidatesTokenCount: expected.outputTokens - thoughts,
+    totalTokenCount: expected.inputTokens + expected.outputTokens,
+    promptTokensDetails: [{ modality: 'TEXT', tokenCount: expected.inputTokens }],
+    thoughtsTokenCount: thoughts,
+  });
+  sink.frame(
+    `data: {"candidates":[{"content":{"parts":[{"text":""}],"role":"model"},"finishReason":"STOP","index":0}],"usageMetadata":${usage},"modelVersion":${JSON.stringify(expected.model)},"responseId":${JSON.stringify(expected.id)}}\n\n`,
+  );
+}
+
+/**
+ * Renders content as an Ollama `/api/chat` NDJSON body: a line per delta (`message.thinking`, then
+ * `message.content`), one line with the three `tool_calls` (ids, whole `arguments` objects), and
+ * the done line with its durations and token counts.
+ */
+export function renderOllama(content: Content, random: () => number, sink: ByteSink): void {
+  const { expected } = content;
+  const model = JSON.stringify(expected.model);
+  let micros = 0;
+  // created_at moves a few hundred microseconds a line, as a local model's tokens do.
+  const line = (message: string, rest = '"done":false'): void => {
+    micros += 200 + Math.floor(random() * 800);
+    const seconds = 19 + Math.floor(micros / 1e6);
+    const created = `2025-07-07T20:22:${String(seconds % 60).padStart(2, '0')}.${String(micros % 1e6).padStart(6, '0')}Z`;
+    sink.frame(`{"model":${model},"created_at":"${created}","message":{"role":"assistant",${message}},${rest}}\n`);
+  };
+  const calls: string[] = [];
+  for (const step of content.steps) {
+    switch (step.type) {
+      case 'thinking':
+        line(`"content":"","thinking":${JSON.stringify(step.text)}`);
+        break;
+      case 'text':
+        line(`"content":${JSON.stringify(step.text)}`);
+        break;
+      case 'tool-delta':
+        calls.push(`{"id":${JSON.stringify(step.id)},"function":{"index":${step.index},"name":${JSON.stringify(step.name)},"arguments":${step.partialArguments}}}`);
+        break;
+      case 'signature':
+      case 'tool-complete':
+        break;
+    }
+  }
+  line(`"content":"","tool_calls":[${calls.join(',')}]`);
+  const evalDuration = 10_000_000 + Math.floor(random() * 1e9);
+  line(
+    '"content":""',
+    `"done_reason":"stop","done":true,"total_duration":${evalDuration + 60_000_000},"load_duration":41295167,"prompt_eval_count":${expected.inputTokens},"prompt_eval_duration":24573166,"eval_count":${expected.outputTokens},"eval_duration":${evalDuration}`,
+  );
+}

@@ -4,6 +4,7 @@ import { join } from 'path';
 import { consumeStream } from '../lib/providers/consume-stream';
 import { buildReplay, callbackCount, FinalResponseSink, replayChain, replayFloor, replayThroughChain, type Replay } from './callback-replay';
 import { chunkedSource } from './chunked-source';
+import { measureColdStart, type ColdStart } from './cold-start';
 import { BenchCorrectnessError, checkExtracted, checkResponse, type Expectation } from './check';
 import { bytesOnlyFloor, parseFloor, type Extracted } from './floors';
 import { generateTranscript, type BenchFormat } from './generate-transcript';
@@ -15,19 +16,27 @@ import { subjectOf, type Subject } from './subject';
 
 // `npm run bench`: node --expose-gc -r ts-node/register/transpile-only bench/run.ts
 // BENCH_QUICK=1 for a short smoke run (N = 10⁴ and 10⁵, fewer rounds, results.json untouched).
-// BENCH_ONLY=callback | end-to-end | heap runs one section (results.json untouched).
+// BENCH_ONLY=callback | end-to-end | heap | cold-start runs one section (results.json untouched).
 
 const QUICK = process.env.BENCH_QUICK === '1';
 const ONLY = onlySection(process.env.BENCH_ONLY);
 
-function onlySection(value: string | undefined): 'callback' | 'end-to-end' | 'heap' | null {
+function onlySection(value: string | undefined): 'callback' | 'end-to-end' | 'heap' | 'cold-start' | null {
   if (value === undefined || value === '') return null;
-  if (value === 'callback' || value === 'end-to-end' || value === 'heap') return value;
-  throw new Error(`BENCH_ONLY must be callback, end-to-end or heap, got ${JSON.stringify(value)}`);
+  if (value === 'callback' || value === 'end-to-end' || value === 'heap' || value === 'cold-start') return value;
+  throw new Error(`BENCH_ONLY must be callback, end-to-end, heap or cold-start, got ${JSON.stringify(value)}`);
 }
 const CHUNK_SIZE = 16 * 1024;
 const SEED = 0x5eed;
 const FORMATS: readonly BenchFormat[] = ['openai-chat', 'anthropic'];
+/**
+ * Formats measured end-to-end only (their callbacks are the same as the others', so the callback
+ * path and the heap are not repeated for them); their ratios are reported against the issue's
+ * target of 1.0, not judged (they do not count as missed targets).
+ */
+const END_TO_END_FORMATS: readonly BenchFormat[] = ['openai-responses', 'gemini', 'ollama'];
+/** Fresh processes timed for the cold start, each of `require` and of the empty floor. */
+const COLD_START_RUNS = QUICK ? 5 : 15;
 /** The size the targets are judged at, and the one the scaling is measured against. */
 const SMALL = QUICK ? 10_000 : 100_000;
 const LARGE = QUICK ? 100_000 : 1_000_000;
@@ -47,12 +56,15 @@ const ROUNDS: Record<'endToEnd' | 'cold' | 'callbackPath', Rounds> = QUICK
 const E2E = 'partstream consumeStream';
 const FLOOR = 'floor: eventsource-parser + JSON.parse + join';
 const E2E_COLD = 'partstream consumeStream, full GC before each run';
+/** Ollama's floor: NDJSON has no SSE framing to parse. */
+const FLOOR_NDJSON = 'floor: split lines + JSON.parse + join';
 const FLOOR_COLD = 'floor, full GC before each run';
 const BYTES_ONLY = 'bytes-only floor (no JSON.parse)';
 const CHAIN = 'MappingTracking → PartsBridge → SafeHandler';
 const CHAIN_FLOOR = 'floor: push strings into arrays + join';
 
 const timings: TimingRow[] = [];
+let coldStart: ColdStart | null = null;
 const heapRows: HeapRow[] = [];
 const transcripts: Record<string, { format: BenchFormat; n: number; bytes: number; frames: number; callbacks: number }> = {};
 
@@ -114,12 +126,12 @@ function floor({ format, n, chunks, expectation }: Subject, label: string): Entr
   );
 }
 
-function bytesOnly({ n, chunks }: Subject): Entry {
+function bytesOnly({ format, n, chunks }: Subject): Entry {
   let expected: number | null = null;
   return entry(
     n,
     BYTES_ONLY,
-    () => bytesOnlyFloor(chunkedSource(chunks)),
+    () => bytesOnlyFloor(chunkedSource(chunks), format),
     (length) => {
       expected ??= length;
       if (length !== expected) throw new BenchCorrectnessError(`${BYTES_ONLY}: ${length} data characters, earlier ${expected}`);
@@ -211,11 +223,12 @@ async function timeCallbackPath(format: BenchFormat, prepared: readonly Prepared
  */
 async function timeEndToEnd(format: BenchFormat, subjects: readonly Subject[]): Promise<void> {
   const [small] = subjects;
+  const floorLabel = format === 'ollama' ? FLOOR_NDJSON : FLOOR;
   await time(
     'end-to-end',
     format,
-    [endToEnd(small), floor(small, FLOOR), bytesOnly(small), ...subjects.slice(1).flatMap((s) => [endToEnd(s), floor(s, FLOOR)])],
-    FLOOR,
+    [endToEnd(small), floor(small, floorLabel), bytesOnly(small), ...subjects.slice(1).flatMap((s) => [endToEnd(s), floor(s, floorLabel)])],
+    floorLabel,
     { ...ROUNDS.endToEnd, gc: 'minor' },
   );
   await time('end-to-end', format, [endToEnd(small, E2E_COLD), floor(small, FLOOR_COLD)], FLOOR_COLD, { ...ROUNDS.cold, gc: 'full' });
@@ -227,6 +240,19 @@ async function timeEndToEnd(format: BenchFormat, subjects: readonly Subject[]): 
  * bytes in the heap.
  */
 async function measure(format: BenchFormat): Promise<void> {
+  if (END_TO_END_FORMATS.includes(format)) {
+    if (ONLY !== null && ONLY !== 'end-to-end') return;
+    const subjects = [SMALL, LARGE].map((n) => {
+      const start = performance.now();
+      const transcript = generateTranscript({ format, n, seed: SEED });
+      transcripts[`${format}@${n}`] = { format, n, bytes: transcript.bytes.length, frames: transcript.frames, callbacks: transcript.steps.length };
+      log(`  generated ${format} N=${n}: ${(transcript.bytes.length / 2 ** 20).toFixed(1)} MiB, ${transcript.frames} frames (${(performance.now() - start).toFixed(0)} ms)`);
+      return subjectOf(transcript, CHUNK_SIZE);
+    });
+    collectGarbage();
+    await timeEndToEnd(format, subjects);
+    return;
+  }
   let prepared: Prepared[] | null = [prepare(format, SMALL), prepare(format, LARGE)];
   const subjects = prepared.map((p) => p.subject);
   collectGarbage();
@@ -269,6 +295,21 @@ function targets(): Target[] {
       out.push(scaling(`callback path time(${LARGE}) ÷ time(${SMALL}), ${format}`, callbacks, callbacksLarge));
     }
   }
+  for (const format of END_TO_END_FORMATS) {
+    const e2e = find('end-to-end', format, SMALL, E2E);
+    const e2eLarge = find('end-to-end', format, LARGE, E2E);
+    if (e2e !== undefined && e2eLarge !== undefined) {
+      out.push({
+        name: `end-to-end ÷ floor, ${format} N=${SMALL}`,
+        value: e2e.ratioToFloor,
+        valueFromMins: e2e.minRatioToFloor,
+        limit: 1,
+        pass: e2e.ratioToFloor <= 1,
+        reportedOnly: true,
+      });
+      out.push({ ...scaling(`end-to-end time(${LARGE}) ÷ time(${SMALL}), ${format}`, e2e, e2eLarge), reportedOnly: true });
+    }
+  }
   for (const heap of heapRows) {
     out.push({ name: `heap peak (MiB), ${heap.format} N=${heap.n}`, value: heap.peakBytes / 2 ** 20, limit: heap.limitBytes / 2 ** 20, pass: heap.peakBytes <= heap.limitBytes });
     // "Nothing retained": 1 MiB of slack for code, inline caches and lazily compiled functions.
@@ -291,10 +332,14 @@ async function main(): Promise<void> {
   const startedAt = performance.now();
   const date = new Date().toISOString();
   const loadAverageAtStart = loadAverage();
-  log(`partstream bench${QUICK ? ' (BENCH_QUICK)' : ''}: N=${SMALL} and N=${LARGE}, ${FORMATS.join(' and ')}`);
-  for (const format of FORMATS) {
+  log(`partstream bench${QUICK ? ' (BENCH_QUICK)' : ''}: N=${SMALL} and N=${LARGE}, ${FORMATS.join(' and ')}; end-to-end only: ${END_TO_END_FORMATS.join(', ')}`);
+  for (const format of ONLY === 'cold-start' ? [] : [...FORMATS, ...END_TO_END_FORMATS]) {
     await measure(format);
     collectGarbage();
+  }
+  if (ONLY === null || ONLY === 'cold-start') {
+    coldStart = measureColdStart(join(__dirname, '..'), COLD_START_RUNS);
+    log(`  cold start: ${coldStart.build}; require ${coldStart.require.median.toFixed(1)} ms, node -e 0 ${coldStart.floor.median.toFixed(1)} ms (medians of ${coldStart.runs})`);
   }
   const machine: Machine = {
     cpu: cpus()[0]?.model.trim() ?? 'unknown',
@@ -318,6 +363,7 @@ async function main(): Promise<void> {
       timings,
       heap: heapRows,
       targets: targetList,
+      coldStart,
     })}\n`,
   );
   const durationSeconds = Math.round((performance.now() - startedAt) / 1000);
@@ -326,19 +372,23 @@ async function main(): Promise<void> {
   } else {
     const results = {
       machine,
-      config: { chunkSize: CHUNK_SIZE, seed: SEED, sizes: [SMALL, LARGE], rounds: ROUNDS },
+      config: { chunkSize: CHUNK_SIZE, seed: SEED, sizes: [SMALL, LARGE], rounds: ROUNDS, endToEndOnlyFormats: END_TO_END_FORMATS, coldStartRuns: COLD_START_RUNS },
       transcripts,
       timings,
       heap: heapRows,
       targets: targetList,
+      coldStart,
       durationSeconds,
     };
     const file = join(__dirname, 'results.json');
     writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
     log(`wrote ${file} (${durationSeconds} s)`);
   }
-  const missed = targetList.filter((t) => !t.pass);
+  // Reported only: the exit status never depends on the targets (the targets missed are logged).
+  const missed = targetList.filter((t) => !t.pass && t.reportedOnly !== true);
   if (missed.length > 0) log(`targets missed: ${missed.map((t) => t.name).join('; ')}`);
+  const over = targetList.filter((t) => !t.pass && t.reportedOnly === true);
+  if (over.length > 0) log(`reported, over the issue's target (not judged): ${over.map((t) => t.name).join('; ')}`);
 }
 
 main().catch((error: unknown) => {

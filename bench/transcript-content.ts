@@ -1,5 +1,10 @@
 /** The wire formats the benchmark generates. */
-export type BenchFormat = 'openai-chat' | 'anthropic';
+export type BenchFormat = 'openai-chat' | 'anthropic' | 'openai-responses' | 'gemini' | 'ollama';
+
+/** Formats whose tool calls arrive whole (an arguments object in one frame), not as argument fragments. */
+export function wholeToolCalls(format: BenchFormat): boolean {
+  return format === 'gemini' || format === 'ollama';
+}
 
 /** A seeded 32-bit PRNG (mulberry32): the same seed always yields the same sequence in [0, 1). */
 export function mulberry32(seed: number): () => number {
@@ -115,6 +120,42 @@ function identifier(random: () => number, prefix: string, length: number): strin
   return out;
 }
 
+const MODELS: Record<BenchFormat, string> = {
+  'openai-chat': 'deepseek-reasoner',
+  anthropic: 'claude-sonnet-4-5-20250929',
+  'openai-responses': 'gpt-5.1-2025-11-13',
+  gemini: 'gemini-2.5-pro',
+  ollama: 'qwen3:8b',
+};
+
+function toolCallId(format: BenchFormat, random: () => number): string {
+  switch (format) {
+    case 'anthropic':
+      return identifier(random, 'toolu_01', 22);
+    case 'gemini':
+      return identifier(random, '', 8);
+    case 'ollama':
+      return identifier(random, 'call_', 8).toLowerCase();
+    default:
+      return identifier(random, 'call_', 24);
+  }
+}
+
+function messageId(format: BenchFormat, random: () => number): string {
+  switch (format) {
+    case 'anthropic':
+      return identifier(random, 'msg_01', 22);
+    case 'openai-responses':
+      return identifier(random, 'resp_', 50).toLowerCase();
+    case 'gemini':
+      return identifier(random, '', 22);
+    case 'ollama':
+      return '';
+    default:
+      return `chatcmpl-${identifier(random, '', 29)}`;
+  }
+}
+
 /** The content of a transcript: the callbacks it maps to, and the final message they make. */
 export interface Content {
   readonly steps: ScriptStep[];
@@ -122,8 +163,9 @@ export interface Content {
 }
 
 /**
- * Draws the content of a transcript: n/5 reasoning deltas (then, for Anthropic, a signature),
- * n text deltas, and three tool calls of about n/100 argument fragments each.
+ * Draws the content of a transcript: n/5 reasoning deltas (then, for Anthropic, a signature;
+ * Gemini's thought signature is drawn but rides on a part), n text deltas, and three tool calls
+ * of about n/100 argument fragments each (one whole fragment for Gemini and Ollama).
  */
 export function generateContent(format: BenchFormat, n: number, random: () => number): Content {
   const steps: ScriptStep[] = [];
@@ -134,8 +176,10 @@ export function generateContent(format: BenchFormat, n: number, random: () => nu
     thinking.push(text);
     steps.push({ type: 'thinking', text });
   }
-  const signature = format === 'anthropic' ? base64(random, 344) : null;
-  if (signature !== null) steps.push({ type: 'signature', signature });
+  // Anthropic closes its thinking block with a signature; Gemini puts a thought signature on the
+  // first part after the thoughts (drawn here so that the other formats' draws stay as they were).
+  const signature = format === 'anthropic' ? base64(random, 344) : format === 'gemini' ? base64(random, 412) : null;
+  if (signature !== null && format === 'anthropic') steps.push({ type: 'signature', signature });
   const texts: string[] = [];
   for (let i = 0; i < n; i++) {
     const text = piece(random, 1, 6);
@@ -145,18 +189,20 @@ export function generateContent(format: BenchFormat, n: number, random: () => nu
   const toolCalls: ExpectedToolCall[] = [];
   const argumentDeltas = Math.max(4, Math.floor(n / 100));
   for (let index = 0; index < 3; index++) {
-    const id = format === 'anthropic' ? identifier(random, 'toolu_01', 22) : identifier(random, 'call_', 24);
+    const id = toolCallId(format, random);
     const name = TOOL_NAMES[index];
     const args = toolArguments(random, argumentDeltas);
-    for (const partialArguments of fragmentsOf(random, args, 1, 8)) {
+    // Gemini and Ollama send a call's arguments as one object: one fragment, the whole string.
+    const fragments = wholeToolCalls(format) ? [args] : fragmentsOf(random, args, 1, 8);
+    for (const partialArguments of fragments) {
       steps.push({ type: 'tool-delta', index, id, name, partialArguments });
     }
     steps.push({ type: 'tool-complete', index, id, name, arguments: args });
     toolCalls.push({ id, name, arguments: args });
   }
   const expected: ExpectedMessage = {
-    id: format === 'anthropic' ? identifier(random, 'msg_01', 22) : `chatcmpl-${identifier(random, '', 29)}`,
-    model: format === 'anthropic' ? 'claude-sonnet-4-5-20250929' : 'deepseek-reasoner',
+    id: messageId(format, random),
+    model: MODELS[format],
     text: texts.join(''),
     reasoning: thinking.join(''),
     signature,

@@ -3,7 +3,8 @@ import { consumeStream } from '../../lib/providers/consume-stream';
 import { buildReplay, callbackCount, FinalResponseSink, replayChain, replayFloor, replayThroughChain } from '../../bench/callback-replay';
 import { chunkedSource } from '../../bench/chunked-source';
 import { BenchCorrectnessError, checkExtracted, checkResponse, type Expectation } from '../../bench/check';
-import { parseFloor } from '../../bench/floors';
+import { measureColdStart } from '../../bench/cold-start';
+import { bytesOnlyFloor, parseFloor } from '../../bench/floors';
 import { generateTranscript, sha256, type BenchFormat } from '../../bench/generate-transcript';
 import { measureHeapInProcess } from '../../bench/heap-process';
 import { interleave, type Contender } from '../../bench/measure';
@@ -13,7 +14,7 @@ import { subjectOf } from '../../bench/subject';
 // honest: every contender produces the generator's message, the checks can fail, and the
 // harness runs and collects as it says.
 
-const FORMATS: readonly BenchFormat[] = ['openai-chat', 'anthropic'];
+const FORMATS: readonly BenchFormat[] = ['openai-chat', 'anthropic', 'openai-responses', 'gemini', 'ollama'];
 const N = 2_000;
 
 type GcCall = 'minor' | 'major';
@@ -43,6 +44,43 @@ describe('bench harness', () => {
         expect(a.hashes.text).to.not.equal(c.hashes.text);
       });
     }
+
+    // Each format streams the features its provider really streams, so that the floor and
+    // consumeStream both pay for them.
+    const FEATURES: Record<'openai-responses' | 'gemini' | 'ollama', readonly string[]> = {
+      'openai-responses': [
+        'event: response.created\n',
+        '"type":"response.output_item.added","sequence_number":2,"output_index":0,"item":{"id":"rs_',
+        '"type":"response.reasoning_summary_text.delta"',
+        '"type":"response.output_text.delta"',
+        '"type":"response.function_call_arguments.delta"',
+        '"type":"response.function_call_arguments.done"',
+        '"type":"response.output_item.done"',
+        '"type":"response.completed"',
+        '"usage":{"input_tokens":',
+      ],
+      gemini: ['"thought":true', '"thoughtSignature":', '"functionCall":{"id":', '"usageMetadata":{', '"finishReason":"STOP"', '"thoughtsTokenCount":'],
+      ollama: ['"thinking":', '"tool_calls":[{"id":', '"done":false}\n', '"done_reason":"stop","done":true', '"eval_count":'],
+    };
+    for (const [format, features] of Object.entries(FEATURES) as [keyof typeof FEATURES, readonly string[]][]) {
+      it(`streams the features of ${format}`, () => {
+        const transcript = generateTranscript({ format, n: 200, seed: 7 });
+        const body = transcript.bytes.toString('utf8');
+        for (const feature of features) expect(body, feature).to.include(feature);
+        expect(transcript.expected.toolCalls).to.have.length(3);
+        expect(transcript.expected.reasoning.length).to.be.greaterThan(0);
+      });
+    }
+
+    it('frames Ollama as one JSON object per line, and Gemini with one thought signature on text and one on a call', () => {
+      const ollama = generateTranscript({ format: 'ollama', n: 100, seed: 9 }).bytes.toString('utf8');
+      const lines = ollama.split('\n');
+      expect(lines.pop()).to.equal('');
+      for (const line of lines) expect(() => JSON.parse(line) as unknown).to.not.throw();
+      expect(lines).to.have.length(20 + 100 + 2);
+      const gemini = generateTranscript({ format: 'gemini', n: 100, seed: 9 }).bytes.toString('utf8');
+      expect(gemini.split('"thoughtSignature":').length - 1).to.equal(2);
+    });
 
     it('rejects a size that is not a positive integer', () => {
       expect(() => generateTranscript({ format: 'anthropic', n: 0 })).to.throw(TypeError, /n to be an integer ≥ 1/);
@@ -80,6 +118,12 @@ describe('bench harness', () => {
       it('the parse floor extracts the same strings', async () => {
         checkExtracted('parse floor', await parseFloor(format, chunkedSource(subject.chunks)), subject.expectation);
       });
+
+      it('the bytes-only floor reads every frame', async () => {
+        // The data of every frame, without the framing: most of the body, never more than it.
+        const length = await bytesOnlyFloor(chunkedSource(subject.chunks), format);
+        expect(length).to.be.greaterThan(transcript.bytes.length / 2).and.below(transcript.bytes.length);
+      });
     });
   }
 
@@ -113,6 +157,19 @@ describe('bench harness', () => {
       expect(row.limitBytes).to.equal(2 * row.finalMessageBytes + 32 * 2 ** 20);
       expect(row.peakBytes).to.be.greaterThan(0).and.below(row.limitBytes);
       expect(row.retainedAfterBytes).to.be.below(2 ** 20);
+    });
+  });
+
+  describe('measureColdStart', () => {
+    it('times fresh processes loading the build output against node -e 0', function () {
+      this.timeout(120_000);
+      const cold = measureColdStart(`${__dirname}/../..`, 2, 0);
+      expect(cold.module).to.equal('dist/cjs/index.cjs');
+      expect(cold.require.samples).to.have.length(2);
+      expect(cold.floor.samples).to.have.length(2);
+      expect(cold.floor.median).to.be.greaterThan(0);
+      expect(cold.differenceMs).to.be.closeTo(cold.require.median - cold.floor.median, 1e-9);
+      expect(cold.ratio).to.be.closeTo(cold.require.median / cold.floor.median, 1e-9);
     });
   });
 
