@@ -75,7 +75,7 @@ export function userMessage(content: string | readonly (TextPart | MediaPart)[])
 export function toolExecutionResultMessage(
   request: ToolExecutionRequest,
   result: string | readonly MessagePart[],
-  options: { isError?: boolean } = {},
+  options: { isError?: boolean | undefined } = {},
 ): ToolExecutionResultMessage {
   const req = toolExecutionRequest(request);
   let content: string | readonly MessagePart[];

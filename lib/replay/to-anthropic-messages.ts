@@ -92,7 +92,7 @@ function assistantBlocks(message: AiMessage): JsonObject[] {
  * turn of `tool_result` blocks. Other providers' payloads and parts, reasoning without an Anthropic
  * signature, and incomplete tool calls are left out. Pure: no I/O.
  */
-export function toAnthropicMessages(messages: readonly ChatMessage[]): { system?: string; messages: AnthropicMessageParam[] } {
+export function toAnthropicMessages(messages: readonly ChatMessage[]): { system?: string | undefined; messages: AnthropicMessageParam[] } {
   const system: string[] = [];
   const out: Array<{ role: 'user' | 'assistant'; content: string | JsonObject[] }> = [];
   let toolTurn: JsonObject[] | null = null; // the open user turn of tool results

@@ -78,7 +78,7 @@ function functionResponse(m: ToolExecutionResultMessage): JsonObject {
  * `functionResponse` parts (`{output}` or, for an error, `{error}`). Other providers' payloads,
  * reasoning and parts and incomplete tool calls are left out. Pure: no I/O.
  */
-export function toGeminiContents(messages: readonly ChatMessage[]): { systemInstruction?: { parts: Array<{ text: string }> }; contents: GeminiContentParam[] } {
+export function toGeminiContents(messages: readonly ChatMessage[]): { systemInstruction?: { parts: Array<{ text: string }> } | undefined; contents: GeminiContentParam[] } {
   const system: string[] = [];
   const contents: GeminiContentParam[] = [];
   let toolTurn: JsonObject[] | null = null;

@@ -92,7 +92,7 @@ function assistantItems(message: AiMessage): JsonObject[] {
  * OpenAI unknown items as they came; tool results as `function_call_output`. Other providers'
  * payloads and parts and incomplete tool calls are left out. Pure: no I/O.
  */
-export function toOpenAIResponsesInput(messages: readonly ChatMessage[]): { instructions?: string; input: JsonObject[] } {
+export function toOpenAIResponsesInput(messages: readonly ChatMessage[]): { instructions?: string | undefined; input: JsonObject[] } {
   const system: string[] = [];
   const input: JsonObject[] = [];
   for (const m of requireChatMessages(messages, 'toOpenAIResponsesInput')) {
