@@ -55,6 +55,17 @@ describe('replay across providers', () => {
     });
   }
 
+  it('recognises a payload by its provider and kind together, not by the kind alone', () => {
+    const kinds = ['signature', 'redacted_thinking', 'citations', 'encrypted_content', 'annotations', 'thought_signature', 'reasoning_details'];
+    const parts = kinds.flatMap((kind) => [
+      reasoningPart('r', { payload: { provider: 'other', kind, data: 'LEAK-OTHER' }, attributes: { itemId: 'rs_x' } }),
+      textPart('t', { payload: { provider: 'other', kind, data: '"LEAK-OTHER"' } }),
+    ]);
+    for (const [name, convert] of CONVERTERS) {
+      expect(JSON.stringify(convert([aiMessage(parts)])), name).to.not.contain('LEAK-OTHER');
+    }
+  });
+
   it('Anthropic leaves out reasoning without an Anthropic signature (the API would reject it)', () => {
     const { messages } = toAnthropicMessages([aiMessage([reasoningPart('plain'), reasoningPart('o', { payload: { provider: 'openai', kind: 'encrypted_content', data: 'e' } }), textPart('t')])]);
     expect(messages).to.deep.equal([{ role: 'assistant', content: [{ type: 'text', text: 't' }] }]);
