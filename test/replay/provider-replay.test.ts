@@ -13,6 +13,7 @@ const SIGNATURE = 'EqQBCkYIBxgCKkB+s1g/n4tUr3=' + 'x'.repeat(300) + '==';
 const REDACTED = 'EmwKAhgBEgy3va3pzix/LafPsn4aDFIT2Xlxh0L5L8rLVyIwxtE3rAFBa8cr3qpP+==';
 const ENCRYPTED = 'gAAAAABpPDIVOKrsHNZ0Gwso_-EojH4yZFL50qlfUzM7FREdQlpk==';
 const THOUGHT_SIG = 'CiQBcsjafD3+/abc=';
+const TEXT_SIG = 'Ct0BAb4+9vt/text+sig==';
 const CALL_SIG = 'EpEgCo4gAb4+9vvWwdN+Nk==';
 
 describe('toAnthropicMessages — an Anthropic transcript replayed', () => {
@@ -125,7 +126,7 @@ describe('toOpenAIResponsesInput — an OpenAI Responses transcript replayed', (
 describe('toGeminiContents — a Gemini transcript replayed', () => {
   const wire = sse([
     { candidates: [{ content: { role: 'model', parts: [{ text: 'Thinking it over.', thought: true, thoughtSignature: THOUGHT_SIG }] } }] },
-    { candidates: [{ content: { role: 'model', parts: [{ text: 'Let me check.' }] } }] },
+    { candidates: [{ content: { role: 'model', parts: [{ text: 'Let me check.', thoughtSignature: TEXT_SIG }] } }] },
     { candidates: [{ content: { role: 'model', parts: [{ functionCall: { name: 'weather', args: { city: 'Paris', days: 3 } }, thoughtSignature: CALL_SIG }] } }] },
     { candidates: [{ content: { role: 'model', parts: [{ executableCode: { language: 'PYTHON', code: 'print(1)' } }] }, finishReason: 'STOP' }], usageMetadata: { promptTokenCount: 3, candidatesTokenCount: 4, totalTokenCount: 7 } },
   ]);
@@ -140,7 +141,7 @@ describe('toGeminiContents — a Gemini transcript replayed', () => {
         role: 'model',
         parts: [
           { text: 'Thinking it over.', thought: true, thoughtSignature: THOUGHT_SIG },
-          { text: 'Let me check.' },
+          { text: 'Let me check.', thoughtSignature: TEXT_SIG },
           { functionCall: { name: 'weather', args: { city: 'Paris', days: 3 } }, thoughtSignature: CALL_SIG },
           { executableCode: { language: 'PYTHON', code: 'print(1)' } },
         ],
