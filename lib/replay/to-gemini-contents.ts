@@ -91,10 +91,13 @@ export function toGeminiContents(messages: readonly ChatMessage[]): { systemInst
         contents.push({ role: 'user', parts: userParts(m.content) });
         toolTurn = null;
         break;
-      case 'ai':
-        contents.push({ role: 'model', parts: modelParts(m) });
+      case 'ai': {
+        // A turn left with no part to send is skipped: Gemini rejects a content without parts.
+        const parts = modelParts(m);
+        if (parts.length > 0) contents.push({ role: 'model', parts });
         toolTurn = null;
         break;
+      }
       case 'tool_execution_result':
         if (toolTurn === null) {
           toolTurn = [];

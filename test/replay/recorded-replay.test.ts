@@ -30,13 +30,13 @@ function replay(format: WireFormat, ai: AiMessage): Replayed {
   const calls: Replayed['calls'] = [];
   switch (format) {
     case 'anthropic':
-      for (const b of toAnthropicMessages([userMessage('q'), ai]).messages[1]!.content as Json[]) {
+      for (const b of (toAnthropicMessages([userMessage('q'), ai]).messages[1]?.content ?? []) as Json[]) {
         if (b.type === 'thinking') signatures.push(b.signature as string);
         if (b.type === 'tool_use') calls.push({ id: b.id as string, name: b.name as string, args: b.input });
       }
       break;
     case 'gemini':
-      for (const p of toGeminiContents([userMessage('q'), ai]).contents[1]!.parts) {
+      for (const p of toGeminiContents([userMessage('q'), ai]).contents[1]?.parts ?? []) {
         if (typeof p.thoughtSignature === 'string') signatures.push(p.thoughtSignature);
         const call = p.functionCall as Json | undefined;
         if (call !== undefined) calls.push({ id: (call.id as string | undefined) ?? null, name: call.name as string, args: call.args });

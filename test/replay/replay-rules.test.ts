@@ -66,6 +66,12 @@ describe('replay across providers', () => {
     }
   });
 
+  it('Anthropic and Gemini skip an assistant turn left with nothing to send (their APIs reject empty content)', () => {
+    const foreign = aiMessage([reasoningPart('o', { payload: { provider: 'openai', kind: 'encrypted_content', data: 'e' } })]);
+    expect(toAnthropicMessages([userMessage('a'), foreign, userMessage('b')]).messages).to.deep.equal([{ role: 'user', content: 'a' }, { role: 'user', content: 'b' }]);
+    expect(toGeminiContents([userMessage('a'), foreign]).contents).to.deep.equal([{ role: 'user', parts: [{ text: 'a' }] }]);
+  });
+
   it('Anthropic leaves out reasoning without an Anthropic signature (the API would reject it)', () => {
     const { messages } = toAnthropicMessages([aiMessage([reasoningPart('plain'), reasoningPart('o', { payload: { provider: 'openai', kind: 'encrypted_content', data: 'e' } }), textPart('t')])]);
     expect(messages).to.deep.equal([{ role: 'assistant', content: [{ type: 'text', text: 't' }] }]);
