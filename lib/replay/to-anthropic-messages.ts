@@ -113,10 +113,14 @@ export function toAnthropicMessages(messages: readonly ChatMessage[]): { system?
         else out.push({ role: 'user', content: typeof m.content === 'string' ? m.content : userBlocks(m.content) });
         toolTurn = null;
         break;
-      case 'ai':
+      case 'ai': {
         toolTurn = null;
-        out.push({ role: 'assistant', content: assistantBlocks(m) });
+        // A turn left with nothing to send (say, only another provider's reasoning) is skipped:
+        // the API rejects an empty content list.
+        const blocks = assistantBlocks(m);
+        if (blocks.length > 0) out.push({ role: 'assistant', content: blocks });
         break;
+      }
     }
   }
   const text = joinSystem(system);
