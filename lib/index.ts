@@ -13,6 +13,23 @@ export { StreamingParts } from './parts/streaming-parts';
 export { StreamingPartIndexer } from './parts/streaming-part-indexer';
 export { INCOMPLETE_ATTRIBUTE, isIncompleteToolCall } from './parts/incomplete-tool-call';
 
+// Conversation replay
+export type { ChatMessage, ChatMessageType, SystemMessage, UserMessage, ToolExecutionResultMessage } from './replay/chat-message';
+export { systemMessage, userMessage, toolExecutionResultMessage, messagesToJSON, messagesFromJSON } from './replay/chat-message';
+export type { JsonObject } from './replay/replay-helpers';
+export type { OpenAIChatMessageParam } from './replay/to-openai-chat-messages';
+export { toOpenAIChatMessages } from './replay/to-openai-chat-messages';
+export { toOpenAIResponsesInput } from './replay/to-openai-responses-input';
+export type { AnthropicMessageParam } from './replay/to-anthropic-messages';
+export { toAnthropicMessages } from './replay/to-anthropic-messages';
+export type { GeminiContentParam } from './replay/to-gemini-contents';
+export { toGeminiContents } from './replay/to-gemini-contents';
+export type { OllamaMessageParam } from './replay/to-ollama-messages';
+export { toOllamaMessages } from './replay/to-ollama-messages';
+export { parsePartialJson } from './replay/parse-partial-json';
+export { parseToolArguments } from './replay/parse-tool-arguments';
+export { JsonSyntaxError } from './replay/json-syntax-error';
+
 // Aggregation
 export type { AggregationChunk, AggregatedMessage, AggregationMetadata } from './aggregate/message-aggregator';
 export { MessageAggregator } from './aggregate/message-aggregator';

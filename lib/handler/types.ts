@@ -119,6 +119,8 @@ export interface ChatResponseMetadata {
 
 /** The assistant's message: ordered parts plus views derived from them. */
 export interface AiMessage {
+  /** The `ChatMessage` discriminator: a model's turn. */
+  readonly type: 'ai';
   readonly parts: readonly MessagePart[];
   /** Concatenated text parts, or null when there are none. */
   readonly text: string | null;

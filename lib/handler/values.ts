@@ -251,6 +251,7 @@ export function aiMessage(parts: readonly MessagePart[], attributes: Readonly<Re
     }
   }
   return Object.freeze({
+    type: 'ai' as const,
     parts: Object.isFrozen(parts) ? parts : Object.freeze(parts.slice()),
     text,
     thinking,

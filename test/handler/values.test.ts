@@ -125,6 +125,7 @@ describe('aiMessage / chatResponse / responseMetadata', () => {
       textPart(' world'),
     ];
     expect(aiMessage(parts, { refusal: 'no' })).to.deep.equal({
+      type: 'ai',
       parts,
       text: 'Hello world',
       thinking: 'Think ',
@@ -134,7 +135,7 @@ describe('aiMessage / chatResponse / responseMetadata', () => {
   });
 
   it('gives null text and thinking when there are no such parts', () => {
-    expect(aiMessage([])).to.deep.equal({ parts: [], text: null, thinking: null, toolExecutionRequests: [], attributes: {} });
+    expect(aiMessage([])).to.deep.equal({ type: 'ai', parts: [], text: null, thinking: null, toolExecutionRequests: [], attributes: {} });
   });
 
   it('builds a frozen response with all-null metadata by default', () => {
