@@ -6,7 +6,7 @@
  *
  * Run: npx ts-node --transpile-only bench/aggregate-linear.ts
  */
-import { MessageAggregator } from '../lib/aggregate/message-aggregator';
+import { MessageAggregator } from '../lib/core/message-aggregator';
 import { textPart } from '../lib/parts/factories';
 import { StreamingParts } from '../lib/parts/streaming-parts';
 import type { MessagePart } from '../lib/parts/types';

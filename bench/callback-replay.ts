@@ -1,6 +1,6 @@
-import { MappingTrackingHandler } from '../lib/handler/mapping-tracking-handler';
-import { SafeHandler } from '../lib/handler/safe-handler';
-import { StreamController } from '../lib/handler/stream-controller';
+import { MappingTrackingHandler } from '../lib/tracker/mapping-tracking-handler';
+import { SafeHandler } from '../lib/driver/safe-handler';
+import { StreamController } from '../lib/driver/stream-controller';
 import type {
   ChatResponse,
   CompleteToolCall,

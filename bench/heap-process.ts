@@ -1,6 +1,6 @@
 import { fork } from 'child_process';
 import { join } from 'path';
-import { consumeStream } from '../lib/providers/consume-stream';
+import { consumeStream } from '../lib/driver/consume-stream';
 import { FinalResponseSink } from './callback-replay';
 import { chunkedSource } from './chunked-source';
 import { BenchCorrectnessError } from './check';

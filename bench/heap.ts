@@ -1,5 +1,5 @@
 import type { ChatResponse } from '../lib/handler/types';
-import { consumeStream } from '../lib/providers/consume-stream';
+import { consumeStream } from '../lib/driver/consume-stream';
 import { FinalResponseSink } from './callback-replay';
 import { chunkedSource } from './chunked-source';
 import { BenchCorrectnessError, checkResponse } from './check';

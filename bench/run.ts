@@ -1,7 +1,7 @@
 import { writeFileSync } from 'fs';
 import { cpus, loadavg, totalmem } from 'os';
 import { join } from 'path';
-import { consumeStream } from '../lib/providers/consume-stream';
+import { consumeStream } from '../lib/driver/consume-stream';
 import { buildReplay, callbackCount, FinalResponseSink, replayChain, replayFloor, replayThroughChain, type Replay } from './callback-replay';
 import { chunkedSource } from './chunked-source';
 import { measureColdStart, type ColdStart } from './cold-start';

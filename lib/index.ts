@@ -31,8 +31,8 @@ export { parseToolArguments } from './replay/parse-tool-arguments';
 export { JsonSyntaxError } from './replay/json-syntax-error';
 
 // Aggregation
-export type { AggregationChunk, AggregatedMessage, AggregationMetadata } from './aggregate/message-aggregator';
-export { MessageAggregator } from './aggregate/message-aggregator';
+export type { AggregationChunk, AggregatedMessage, AggregationMetadata } from './core/message-aggregator';
+export { MessageAggregator } from './core/message-aggregator';
 
 // Handler API
 export type {
@@ -48,10 +48,10 @@ export {
 } from './handler/values';
 export type { ResponseMetadataFields } from './handler/values';
 export { HandlerCallbackError } from './handler/handler-callback-error';
-export { StreamController } from './handler/stream-controller';
-export type { SafeHandlerState } from './handler/safe-handler';
-export { SafeHandler } from './handler/safe-handler';
-export { MappingTrackingHandler } from './handler/mapping-tracking-handler';
+export { StreamController } from './driver/stream-controller';
+export type { SafeHandlerState } from './driver/safe-handler';
+export { SafeHandler } from './driver/safe-handler';
+export { MappingTrackingHandler } from './tracker/mapping-tracking-handler';
 export type { IncompleteToolCall } from './bridge/parts-bridge';
 export { PartsBridge } from './bridge/parts-bridge';
 
@@ -63,13 +63,14 @@ export type { ChatStreamEvents, ChatStreamEvent, ChatStreamEventName } from './s
 export { CHAT_STREAM_EVENT_NAMES } from './stream/chat-stream-events';
 
 // Providers
-export type { WireFormat, SseFrame, MapperTarget, StreamMapper } from './providers/types';
-export type { StreamErrorKind, StreamErrorOptions } from './providers/stream-error';
-export { StreamError } from './providers/stream-error';
-export type { StreamSource } from './providers/decode/byte-source';
-export type { StreamOutcome, ConsumeStreamOptions } from './providers/consume-stream';
-export { consumeStream, DEFAULT_MAX_FRAME_BYTES } from './providers/consume-stream';
-export type { FormatOption } from './providers/sniff-format';
+export type { MapperTarget, StreamMapper } from './providers/stream-mapper';
+export type { WireFormat, SseFrame } from './wire/types';
+export type { StreamErrorKind, StreamErrorOptions } from './handler/stream-error';
+export { StreamError } from './handler/stream-error';
+export type { StreamSource } from './transport/byte-source';
+export type { StreamOutcome, ConsumeStreamOptions } from './driver/consume-stream';
+export { consumeStream, DEFAULT_MAX_FRAME_BYTES } from './driver/consume-stream';
+export type { FormatOption } from './wire/sniff-format';
 export { OpenAIChatMapper, REFUSAL_ATTRIBUTE } from './providers/openai-chat/openai-chat-mapper';
 export { mapOpenAIChatFinishReason } from './providers/openai-chat/map-openai-chat-finish-reason';
 export { AnthropicMapper } from './providers/anthropic/anthropic-mapper';
@@ -79,28 +80,28 @@ export { GeminiMapper } from './providers/gemini/gemini-mapper';
 export { OllamaMapper } from './providers/ollama/ollama-mapper';
 
 // HTTP clients
-export type { HttpClientOptions, HttpStreamOutcome } from './providers/http/stream-http';
-export type { HttpResponseInfo } from './providers/http/http-response-info';
-export type { ExtraBody, JsonSchema, BuiltInTool } from './providers/http/request-types';
-export { DEFAULT_MAX_RETRIES } from './providers/http/retry';
-export { PARTSTREAM_VERSION } from './providers/http/version';
+export type { HttpClientOptions, HttpStreamOutcome } from './clients/stream-http';
+export type { HttpResponseInfo } from './clients/http-response-info';
+export type { ExtraBody, JsonSchema, BuiltInTool } from './clients/request-types';
+export { DEFAULT_MAX_RETRIES } from './clients/retry';
+export { PARTSTREAM_VERSION } from './clients/version';
 export type {
   OpenAIChatRequest, OpenAIChatTool, OpenAIChatToolChoice, OpenAIFunctionDefinition, OpenAIReasoningEffort, OpenAIResponseFormat, OpenAIServiceTier,
-} from './providers/http/openai-chat-request';
-export type { OpenAIClientOptions } from './providers/http/openai-chat-client';
-export { streamOpenAIChat, OPENAI_BASE_URL } from './providers/http/openai-chat-client';
-export type { OpenAIResponsesRequest, OpenAIResponsesTool, OpenAIResponsesFunctionTool, OpenAIResponsesTextFormat } from './providers/http/openai-responses-request';
-export { streamOpenAIResponses } from './providers/http/openai-responses-client';
+} from './clients/openai-chat-request';
+export type { OpenAIClientOptions } from './clients/openai-chat-client';
+export { streamOpenAIChat, OPENAI_BASE_URL } from './clients/openai-chat-client';
+export type { OpenAIResponsesRequest, OpenAIResponsesTool, OpenAIResponsesFunctionTool, OpenAIResponsesTextFormat } from './clients/openai-responses-request';
+export { streamOpenAIResponses } from './clients/openai-responses-client';
 export type {
   AnthropicRequest, AnthropicTool, AnthropicCustomTool, AnthropicToolChoice, AnthropicThinkingConfig, AnthropicSystemBlock, AnthropicCacheControl,
-} from './providers/http/anthropic-request';
-export type { AnthropicClientOptions } from './providers/http/anthropic-client';
-export { streamAnthropic, ANTHROPIC_BASE_URL } from './providers/http/anthropic-client';
+} from './clients/anthropic-request';
+export type { AnthropicClientOptions } from './clients/anthropic-client';
+export { streamAnthropic, ANTHROPIC_BASE_URL } from './clients/anthropic-client';
 export type {
   GeminiRequest, GeminiTool, GeminiFunctionDeclaration, GeminiGenerationConfig, GeminiThinkingConfig, GeminiSafetySetting,
-} from './providers/http/gemini-request';
-export type { GeminiClientOptions } from './providers/http/gemini-client';
-export { streamGemini, GEMINI_BASE_URL } from './providers/http/gemini-client';
-export type { OllamaRequest, OllamaModelOptions, OllamaTool } from './providers/http/ollama-request';
-export type { OllamaClientOptions } from './providers/http/ollama-client';
-export { streamOllama, OLLAMA_HOST } from './providers/http/ollama-client';
+} from './clients/gemini-request';
+export type { GeminiClientOptions } from './clients/gemini-client';
+export { streamGemini, GEMINI_BASE_URL } from './clients/gemini-client';
+export type { OllamaRequest, OllamaModelOptions, OllamaTool } from './clients/ollama-request';
+export type { OllamaClientOptions } from './clients/ollama-client';
+export { streamOllama, OLLAMA_HOST } from './clients/ollama-client';

@@ -1,5 +1,5 @@
-import { MessageAggregator } from '../aggregate/message-aggregator';
-import { checkPart } from '../aggregate/validate-input';
+import { MessageAggregator } from '../core/message-aggregator';
+import { checkPart } from '../core/validate-input';
 import { HandlerCallbackError } from '../handler/handler-callback-error';
 import type {
   ChatResponse,

@@ -1,4 +1,4 @@
-import { stringifyJson } from '../providers/shared/stringify-json';
+import { stringifyJson } from '../wire/stringify-json';
 
 /**
  * Characters that can drive a terminal or disguise text, wherever they sit: C0 controls other

@@ -1,5 +1,5 @@
-import { SNIFF_LIMIT, sniffFormat } from '../providers/sniff-format';
-import type { WireFormat } from '../providers/types';
+import { SNIFF_LIMIT, sniffFormat } from '../wire/sniff-format';
+import type { WireFormat } from '../wire/types';
 
 /** How the hint names each format. */
 const FORMAT_NAMES: Readonly<Record<WireFormat, string>> = {

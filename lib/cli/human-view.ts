@@ -8,7 +8,7 @@ import type {
   StreamingChatResponseHandler,
 } from '../handler/types';
 import type { OpaquePayload } from '../parts/types';
-import { stringifyJson } from '../providers/shared/stringify-json';
+import { stringifyJson } from '../wire/stringify-json';
 import type { WriteText } from './json-view';
 import { describeResponse } from './describe-response';
 import { escapeControl, escapeControlLine } from './escape-control';

@@ -1,6 +1,6 @@
 import { escapeControlLine } from './escape-control';
 import { oneLine } from './one-line';
-import { PARTSTREAM_VERSION } from '../providers/http/version';
+import { PARTSTREAM_VERSION } from '../clients/version';
 import { parseArgs, USAGE } from './parse-args';
 import { EXIT_OK, EXIT_STREAM_ERROR, EXIT_USAGE, replay, type CliIo } from './replay';
 

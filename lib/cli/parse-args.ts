@@ -1,4 +1,4 @@
-import type { WireFormat } from '../providers/types';
+import type { WireFormat } from '../wire/types';
 
 /** What `--format` accepts: a wire format, or `auto` to recognise it from the first bytes. */
 export type ReplayFormat = WireFormat | 'auto';

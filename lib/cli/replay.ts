@@ -1,7 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import type { ChatResponse, StreamingChatResponseHandler } from '../handler/types';
-import { consumeStream } from '../providers/consume-stream';
+import { consumeStream } from '../driver/consume-stream';
 import { demoRecordingChunks } from './demo-recording';
 import { HumanView } from './human-view';
 import { JsonView } from './json-view';

@@ -4,7 +4,7 @@ import { GeminiMapper } from './gemini/gemini-mapper';
 import { OllamaMapper } from './ollama/ollama-mapper';
 import { OpenAIChatMapper } from './openai-chat/openai-chat-mapper';
 import { OpenAIResponsesMapper } from './openai-responses/openai-responses-mapper';
-import type { MapperFactory } from './stream-options';
+import type { MapperFactory } from './stream-mapper';
 
 /** partstream's own mapper for each wire format. */
 export const defaultMapperFactory: MapperFactory = (format) => {

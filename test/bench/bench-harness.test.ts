@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { consumeStream } from '../../lib/providers/consume-stream';
+import { consumeStream } from '../../lib/driver/consume-stream';
 import { buildReplay, callbackCount, FinalResponseSink, replayChain, replayFloor, replayThroughChain } from '../../bench/callback-replay';
 import { chunkedSource } from '../../bench/chunked-source';
 import { BenchCorrectnessError, checkExtracted, checkResponse, type Expectation } from '../../bench/check';

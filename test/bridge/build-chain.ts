@@ -1,7 +1,7 @@
 import { PartsBridge } from '../../lib/bridge/parts-bridge';
-import { MappingTrackingHandler } from '../../lib/handler/mapping-tracking-handler';
-import { SafeHandler } from '../../lib/handler/safe-handler';
-import { StreamController } from '../../lib/handler/stream-controller';
+import { MappingTrackingHandler } from '../../lib/tracker/mapping-tracking-handler';
+import { SafeHandler } from '../../lib/driver/safe-handler';
+import { StreamController } from '../../lib/driver/stream-controller';
 import type { ChatResponse, ChatResponseMetadata, StreamingChatResponseHandler } from '../../lib/handler/types';
 import { aiMessage, chatResponse, completeToolCall, partialResponse, partialThinking, partialToolCall, responseMetadata } from '../../lib/handler/values';
 import type { OpaquePayload } from '../../lib/parts/types';

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { MessageAggregator } from '../../lib/aggregate/message-aggregator';
+import { MessageAggregator } from '../../lib/core/message-aggregator';
 import { PartsBridge } from '../../lib/bridge/parts-bridge';
 import type { ChatResponse, CompleteToolCall, StreamingChatResponseHandler, StreamingHandle } from '../../lib/handler/types';
 import { completeToolCall, partialResponse, partialThinking, partialToolCall } from '../../lib/handler/values';

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { PartsBridge } from '../../lib/bridge/parts-bridge';
 import { HandlerCallbackError } from '../../lib/handler/handler-callback-error';
-import { StreamController } from '../../lib/handler/stream-controller';
+import { StreamController } from '../../lib/driver/stream-controller';
 import type { ChatResponse, ChatResponseMetadata } from '../../lib/handler/types';
 import { aiMessage, chatResponse, partialResponse, responseMetadata, tokenUsage } from '../../lib/handler/values';
 import { reasoningPart, textPart, toolCallPart } from '../../lib/parts/factories';

@@ -13,7 +13,7 @@ import {
   tokenUsage,
 } from '../../lib/handler/values';
 import { reasoningPart, textPart, toolCallPart, unknownPart } from '../../lib/parts/factories';
-import { StreamError } from '../../lib/providers/stream-error';
+import { StreamError } from '../../lib/handler/stream-error';
 
 const signature = { provider: 'anthropic', kind: 'signature', data: 'c2ln' };
 

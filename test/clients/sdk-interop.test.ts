@@ -1,8 +1,8 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { expect } from 'chai';
 import OpenAI from 'openai';
-import { consumeStream } from '../../lib/providers/consume-stream';
-import type { StreamError } from '../../lib/providers/stream-error';
+import { consumeStream } from '../../lib/driver/consume-stream';
+import type { StreamError } from '../../lib/handler/stream-error';
 import { trackedSource } from '../support/chunk-sources';
 import { startLoopbackServer, type LoopbackServer, type Reply } from '../support/loopback-server';
 import { recordingHandler, type RecordingHandler } from '../support/recording-handler';

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { MappingTrackingHandler } from '../../lib/handler/mapping-tracking-handler';
-import { StreamController } from '../../lib/handler/stream-controller';
+import { MappingTrackingHandler } from '../../lib/tracker/mapping-tracking-handler';
+import { StreamController } from '../../lib/driver/stream-controller';
 import type { StreamingChatResponseHandler } from '../../lib/handler/types';
 import { aiMessage, chatResponse, completeToolCall, partialResponse, partialThinking, partialToolCall } from '../../lib/handler/values';
 import { RecordingHandler } from './recording-handler';

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { HandlerCallbackError } from '../../lib/handler/handler-callback-error';
-import { SafeHandler } from '../../lib/handler/safe-handler';
-import { StreamController } from '../../lib/handler/stream-controller';
+import { SafeHandler } from '../../lib/driver/safe-handler';
+import { StreamController } from '../../lib/driver/stream-controller';
 import type { StreamingChatResponseHandler } from '../../lib/handler/types';
 import { aiMessage, chatResponse, completeToolCall, partialResponse, partialThinking, partialToolCall } from '../../lib/handler/values';
 import { RecordingHandler } from './recording-handler';

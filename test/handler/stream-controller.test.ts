@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { StreamController } from '../../lib/handler/stream-controller';
+import { StreamController } from '../../lib/driver/stream-controller';
 
 describe('StreamController', () => {
   it('starts open and aborts its signal on cancel()', () => {

@@ -3,10 +3,11 @@ import { getEventListeners } from 'node:events';
 import sinon from 'sinon';
 import { aiMessage, chatResponse, partialResponse, responseMetadata } from '../../lib/handler/values';
 import { textPart } from '../../lib/parts/factories';
-import { consumeStream, startStream, type StreamOutcome } from '../../lib/providers/consume-stream';
-import { openChunkReader, type StreamSource } from '../../lib/providers/decode/byte-source';
-import { StreamError } from '../../lib/providers/stream-error';
-import type { MapperTarget, SseFrame, StreamMapper, WireFormat } from '../../lib/providers/types';
+import { consumeStream, startStream, type StreamOutcome } from '../../lib/driver/consume-stream';
+import { openChunkReader, type StreamSource } from '../../lib/transport/byte-source';
+import { StreamError } from '../../lib/handler/stream-error';
+import type { MapperTarget, StreamMapper } from '../../lib/providers/stream-mapper';
+import type { SseFrame, WireFormat } from '../../lib/wire/types';
 import { trackedSource } from '../support/chunk-sources';
 import { recordingHandler, type RecordingHandler } from '../support/recording-handler';
 

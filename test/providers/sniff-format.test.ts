@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { sniffFormat, SNIFF_LIMIT, type FormatOption, type SniffResult } from '../../lib/providers/sniff-format';
+import { sniffFormat, SNIFF_LIMIT, type FormatOption, type SniffResult } from '../../lib/wire/sniff-format';
 
 /** The result as plain data: the format, `undecided`, or the error's kind and message. */
 function sniff(text: string, ended = true, expected: FormatOption = 'auto'): string {

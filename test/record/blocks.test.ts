@@ -5,9 +5,9 @@ import { aiMessage, chatResponse, partialResponse, responseMetadata } from '../.
 import { mediaPart, reasoningPart, textPart, toolCallPart, unknownPart } from '../../lib/parts/factories';
 import { StreamingPartIndexer } from '../../lib/parts/streaming-part-indexer';
 import type { MessagePart, OpaquePayload } from '../../lib/parts/types';
-import { startStream } from '../../lib/providers/consume-stream';
-import { openChunkReader } from '../../lib/providers/decode/byte-source';
-import type { MapperTarget, StreamMapper } from '../../lib/providers/types';
+import { startStream } from '../../lib/driver/consume-stream';
+import { openChunkReader } from '../../lib/transport/byte-source';
+import type { MapperTarget, StreamMapper } from '../../lib/providers/stream-mapper';
 import { dataSse, rawTypes, runBody, typedSse, type TypedEvent } from './support';
 
 // Hand-written transcripts, built from each provider's wire format; the expected final parts are

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { reasoningPart, textPart, toolCallPart, unknownPart } from '../../lib/parts/factories';
 import type { MessagePart, OpaquePayload } from '../../lib/parts/types';
-import type { SseFrame } from '../../lib/providers/types';
+import type { SseFrame } from '../../lib/wire/types';
 import { fixtureEntries, fixturesAvailable, readFixture, recordRun, referenceSseFrames } from '../providers/shared/fixture-support';
 import { runBody, typedSse, type TypedEvent } from './support';
 

@@ -1,7 +1,7 @@
 import type { ChatResponse, StreamingChatResponseHandler } from '../../lib/handler/types';
 import type { OpaquePayload } from '../../lib/parts/types';
-import { consumeStream, type StreamOutcome } from '../../lib/providers/consume-stream';
-import type { SseFrame, WireFormat } from '../../lib/providers/types';
+import { consumeStream, type StreamOutcome } from '../../lib/driver/consume-stream';
+import type { SseFrame, WireFormat } from '../../lib/wire/types';
 
 /** A wire event of a typed SSE format (Anthropic, OpenAI Responses): its `type` names the frame. */
 export type TypedEvent = { readonly type: string } & Record<string, unknown>;

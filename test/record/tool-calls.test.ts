@@ -3,8 +3,8 @@ import fc from 'fast-check';
 import type { ChatResponse } from '../../lib/handler/types';
 import { reasoningPart, textPart, toolCallPart } from '../../lib/parts/factories';
 import type { MessagePart } from '../../lib/parts/types';
-import { consumeStream } from '../../lib/providers/consume-stream';
-import type { WireFormat } from '../../lib/providers/types';
+import { consumeStream } from '../../lib/driver/consume-stream';
+import type { WireFormat } from '../../lib/wire/types';
 import { trackedSource } from '../support/chunk-sources';
 import { recordingHandler, type Recorded } from '../support/recording-handler';
 

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import type { ChatResponse, ChatResponseMetadata } from '../../lib/handler/types';
-import { consumeStream, type StreamOutcome } from '../../lib/providers/consume-stream';
-import type { WireFormat } from '../../lib/providers/types';
+import { consumeStream, type StreamOutcome } from '../../lib/driver/consume-stream';
+import type { WireFormat } from '../../lib/wire/types';
 import { runIsolated } from '../security/support/run-isolated';
 
 // Hand-written transcripts of each provider's wire format (SPEC §1 usage and metadata, §10
@@ -430,7 +430,7 @@ describe('Usage and finish reasons as the providers bill and send them', () => {
     it('copy any nesting depth without overflowing the stack, and the CLI --json view prints it (isolated)', async function () {
       this.timeout(90_000);
       const script = `
-        const { consumeStream } = require(${JSON.stringify(require.resolve('../../lib/providers/consume-stream'))});
+        const { consumeStream } = require(${JSON.stringify(require.resolve('../../lib/driver/consume-stream'))});
         const { JsonView } = require(${JSON.stringify(require.resolve('../../lib/cli/json-view'))});
         const D = 100000;
         const deep = '{"a":'.repeat(D) + '1' + '}'.repeat(D);

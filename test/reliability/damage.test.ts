@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import fc from 'fast-check';
 import { aiMessage, chatResponse, partialResponse, responseMetadata } from '../../lib/handler/values';
 import { textPart } from '../../lib/parts/factories';
-import { StreamError } from '../../lib/providers/stream-error';
+import { StreamError } from '../../lib/handler/stream-error';
 import { applyDamage, type Damage } from './support/damage';
 import { expectNothingLost, expectOneTerminal } from './support/invariants';
 import { summarise, type Replay } from './support/replay';

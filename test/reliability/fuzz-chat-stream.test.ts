@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import fc from 'fast-check';
 import { HandlerCallbackError } from '../../lib/handler/handler-callback-error';
 import type { ChatResponse } from '../../lib/handler/types';
-import { consumeStream } from '../../lib/providers/consume-stream';
+import { consumeStream } from '../../lib/driver/consume-stream';
 import { ChatStream } from '../../lib/stream/chat-stream';
 import { CALLBACK_OF_EVENT, CHAT_STREAM_EVENT_NAMES, type ChatStreamEvent, type ChatStreamEventName } from '../../lib/stream/chat-stream-events';
 import { corpus, corpusNote } from './support/fixture-corpus';

@@ -1,11 +1,11 @@
 import { expect } from 'chai';
 import { HandlerCallbackError } from '../../lib/handler/handler-callback-error';
-import { SafeHandler } from '../../lib/handler/safe-handler';
-import { StreamController } from '../../lib/handler/stream-controller';
+import { SafeHandler } from '../../lib/driver/safe-handler';
+import { StreamController } from '../../lib/driver/stream-controller';
 import type { HandlerCallbackName, StreamingChatResponseHandler } from '../../lib/handler/types';
 import { partialResponse } from '../../lib/handler/values';
-import { consumeStream, type StreamOutcome } from '../../lib/providers/consume-stream';
-import type { WireFormat } from '../../lib/providers/types';
+import { consumeStream, type StreamOutcome } from '../../lib/driver/consume-stream';
+import type { WireFormat } from '../../lib/wire/types';
 import { ChatStream } from '../../lib/stream/chat-stream';
 import type { ChatStreamEvent } from '../../lib/stream/chat-stream-events';
 import { trackedSource } from '../support/chunk-sources';
@@ -133,7 +133,7 @@ describe('async callbacks (SPEC §1)', () => {
 
     it('never becomes an unhandled rejection: a process streaming through rejecting callbacks and listeners exits 0', async () => {
       const script = `
-        const { consumeStream } = require(${JSON.stringify(ROOT + '/lib/providers/consume-stream')});
+        const { consumeStream } = require(${JSON.stringify(ROOT + '/lib/driver/consume-stream')});
         const { ChatStream } = require(${JSON.stringify(ROOT + '/lib/stream/chat-stream')});
         const { TRANSCRIPTS } = require(${JSON.stringify(ROOT + '/test/support/transcripts')});
         const body = TRANSCRIPTS['openai-chat'];

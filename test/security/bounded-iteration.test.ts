@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { consumeStream } from '../../lib/providers/consume-stream';
+import { consumeStream } from '../../lib/driver/consume-stream';
 import { CHAT_STREAM_HIGH_WATER_MARK, CHAT_STREAM_LOW_WATER_MARK, ChatStream } from '../../lib/stream/chat-stream';
 import { within } from '../support/http-clients';
 

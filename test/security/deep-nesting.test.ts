@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { stringifyIteratively, stringifyJson } from '../../lib/providers/shared/stringify-json';
+import { stringifyIteratively, stringifyJson } from '../../lib/wire/stringify-json';
 import { runIsolated } from './support/run-isolated';
 
 const DEPTH = 100_000;
@@ -23,7 +23,7 @@ interface Seen {
  * recurses, hangs or exhausts memory fails these tests instead of the suite.
  */
 const SCRIPT = `
-  const { consumeStream } = require(${JSON.stringify(require.resolve('../../lib/providers/consume-stream'))});
+  const { consumeStream } = require(${JSON.stringify(require.resolve('../../lib/driver/consume-stream'))});
   const { JsonView } = require(${JSON.stringify(require.resolve('../../lib/cli/json-view'))});
   const D = ${DEPTH};
   const deep = (leaf) => '{"a":'.repeat(D) + leaf + '}'.repeat(D);

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { parseJsonPath } from '../../lib/providers/gemini/gemini-json-path';
-import { consumeStream } from '../../lib/providers/consume-stream';
+import { consumeStream } from '../../lib/driver/consume-stream';
 import { trackedSource } from '../support/chunk-sources';
 import { recordingHandler, type Recorded } from '../support/recording-handler';
 import { runIsolated } from './support/run-isolated';
@@ -134,7 +134,7 @@ describe('Gemini partialArgs from a hostile server', () => {
     it('handles 200-byte frames naming huge indexes in bounded time and memory (isolated)', async function () {
       this.timeout(60_000);
       const script = `
-        const { consumeStream } = require(${JSON.stringify(require.resolve('../../lib/providers/consume-stream'))});
+        const { consumeStream } = require(${JSON.stringify(require.resolve('../../lib/driver/consume-stream'))});
         const frame = (call) => 'data: ' + JSON.stringify({ candidates: [{ content: { role: 'model', parts: [{ functionCall: call }] } }] }) + '\\n\\n';
         const finish = 'data: {"candidates":[{"content":{"role":"model","parts":[{"text":""}]},"finishReason":"STOP"}]}\\n\\n';
         const cases = {

@@ -1,8 +1,8 @@
 import { expect } from 'chai';
-import { consumeStream, DEFAULT_MAX_FRAME_BYTES, startStream, type StreamOutcome } from '../../lib/providers/consume-stream';
-import { openChunkReader } from '../../lib/providers/decode/byte-source';
-import type { FormatOption } from '../../lib/providers/sniff-format';
-import { StreamError } from '../../lib/providers/stream-error';
+import { consumeStream, DEFAULT_MAX_FRAME_BYTES, startStream, type StreamOutcome } from '../../lib/driver/consume-stream';
+import { openChunkReader } from '../../lib/transport/byte-source';
+import type { FormatOption } from '../../lib/wire/sniff-format';
+import { StreamError } from '../../lib/handler/stream-error';
 import { trackedSource } from '../support/chunk-sources';
 import { recordingHandler, type Recorded } from '../support/recording-handler';
 import { ROOT, runIsolated } from './support/run-isolated';
@@ -175,7 +175,7 @@ describe('maxFrameBytes (SPEC §11)', () => {
       const length = 64 * MiB + 1000;
       const child = await runIsolated(
         `
-        const { consumeStream } = require(${JSON.stringify(`${ROOT}/lib/providers/consume-stream`)});
+        const { consumeStream } = require(${JSON.stringify(`${ROOT}/lib/driver/consume-stream`)});
         const piece = 'x'.repeat(${MiB});
         async function* source() {
           yield 'data: {"choices":[{"index":0,"delta":{"content":"';
@@ -197,7 +197,7 @@ describe('maxFrameBytes (SPEC §11)', () => {
       this.timeout(60_000);
       const child = await runIsolated(
         `
-        const { consumeStream } = require(${JSON.stringify(`${ROOT}/lib/providers/consume-stream`)});
+        const { consumeStream } = require(${JSON.stringify(`${ROOT}/lib/driver/consume-stream`)});
         (async () => {
           for (const [format, head, limit] of [
             ['openai-chat', 'data: {"choices":[{"index":0,"delta":{"content":"', ${4 * MiB}],

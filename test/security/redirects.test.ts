@@ -1,8 +1,8 @@
 import { expect } from 'chai';
-import type { StreamOutcome } from '../../lib/providers/consume-stream';
-import { MAX_REDIRECTS } from '../../lib/providers/http/follow-redirects';
-import { StreamError } from '../../lib/providers/stream-error';
-import type { WireFormat } from '../../lib/providers/types';
+import type { StreamOutcome } from '../../lib/driver/consume-stream';
+import { MAX_REDIRECTS } from '../../lib/clients/follow-redirects';
+import { StreamError } from '../../lib/handler/stream-error';
+import type { WireFormat } from '../../lib/wire/types';
 import { STREAM_CONTENT_TYPE, streamWithClient } from '../support/http-clients';
 import { startLoopbackServer, type LoopbackServer, type RecordedRequest, type Reply } from '../support/loopback-server';
 import { recordingHandler } from '../support/recording-handler';

@@ -1,10 +1,10 @@
 import { expect } from 'chai';
 import { createServer } from 'node:net';
 import { inspect } from 'node:util';
-import type { StreamOutcome } from '../../lib/providers/consume-stream';
-import type { HttpClientOptions } from '../../lib/providers/http/stream-http';
-import { StreamError } from '../../lib/providers/stream-error';
-import type { WireFormat } from '../../lib/providers/types';
+import type { StreamOutcome } from '../../lib/driver/consume-stream';
+import type { HttpClientOptions } from '../../lib/clients/stream-http';
+import { StreamError } from '../../lib/handler/stream-error';
+import type { WireFormat } from '../../lib/wire/types';
 import { streamWithClient } from '../support/http-clients';
 import { startLoopbackServer, type Reply } from '../support/loopback-server';
 import { recordingHandler } from '../support/recording-handler';

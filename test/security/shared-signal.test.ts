@@ -1,9 +1,9 @@
 import { expect } from 'chai';
 import { getEventListeners, getMaxListeners } from 'node:events';
 import type { StreamingHandle } from '../../lib/handler/types';
-import { consumeStream, startStream, type StreamOutcome } from '../../lib/providers/consume-stream';
-import { openChunkReader } from '../../lib/providers/decode/byte-source';
-import { streamOpenAIChat } from '../../lib/providers/http/openai-chat-client';
+import { consumeStream, startStream, type StreamOutcome } from '../../lib/driver/consume-stream';
+import { openChunkReader } from '../../lib/transport/byte-source';
+import { streamOpenAIChat } from '../../lib/clients/openai-chat-client';
 import { ChatStream } from '../../lib/stream/chat-stream';
 import { trackedSource, type TrackedSource } from '../support/chunk-sources';
 import { recordingHandler } from '../support/recording-handler';

@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import { createParser } from 'eventsource-parser';
 import fc from 'fast-check';
-import { createSseDecoder } from '../../lib/providers/decode/sse-decoder';
-import type { SseFrame } from '../../lib/providers/types';
+import { createSseDecoder } from '../../lib/wire/sse-decoder';
+import type { SseFrame } from '../../lib/wire/types';
 import { WIRE_FORMATS } from '../support/transcripts';
 import { ROOT, runIsolated, type IsolatedRun } from './support/run-isolated';
 
@@ -15,7 +15,7 @@ const MAX_RATIO = 30;
 
 /** Shared by the child scripts: times `run(size)` for n and 8n, best of a few runs after a warm-up. */
 const MEASURE = `
-const { consumeStream } = require(${JSON.stringify(`${ROOT}/lib/providers/consume-stream`)});
+const { consumeStream } = require(${JSON.stringify(`${ROOT}/lib/driver/consume-stream`)});
 const { TRANSCRIPTS, TRANSCRIPT_RESULTS } = require(${JSON.stringify(`${ROOT}/test/support/transcripts`)});
 async function best(run, size, runs) {
   let fastest = Infinity;

@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import * as fs from 'fs';
 import * as path from 'path';
-import { consumeStream } from '../../lib/providers/consume-stream';
-import type { WireFormat } from '../../lib/providers/types';
+import { consumeStream } from '../../lib/driver/consume-stream';
+import type { WireFormat } from '../../lib/wire/types';
 import { ChatStream } from '../../lib/stream/chat-stream';
 import type { ChatStreamEvent } from '../../lib/stream/chat-stream-events';
 import { CHAT_STREAM_EVENT_NAMES } from '../../lib/stream/chat-stream-events';

@@ -1,5 +1,5 @@
-import { createUtf8ChunkDecoder } from '../../lib/providers/decode/utf8-chunk-decoder';
-import type { FrameDecoder } from '../../lib/providers/decode/frame-decoder';
+import { createUtf8ChunkDecoder } from '../../lib/transport/utf8-chunk-decoder';
+import type { FrameDecoder } from '../../lib/wire/frame-decoder';
 
 /** Everything a frame decoder produced for one body. */
 export interface DecodedBody<F> {

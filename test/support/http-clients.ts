@@ -1,12 +1,12 @@
 import type { StreamingChatResponseHandler } from '../../lib/handler/types';
-import type { StreamOutcome } from '../../lib/providers/consume-stream';
-import { streamAnthropic } from '../../lib/providers/http/anthropic-client';
-import { streamGemini } from '../../lib/providers/http/gemini-client';
-import { streamOllama } from '../../lib/providers/http/ollama-client';
-import { streamOpenAIChat } from '../../lib/providers/http/openai-chat-client';
-import { streamOpenAIResponses } from '../../lib/providers/http/openai-responses-client';
-import type { HttpClientOptions } from '../../lib/providers/http/stream-http';
-import type { WireFormat } from '../../lib/providers/types';
+import type { StreamOutcome } from '../../lib/driver/consume-stream';
+import { streamAnthropic } from '../../lib/clients/anthropic-client';
+import { streamGemini } from '../../lib/clients/gemini-client';
+import { streamOllama } from '../../lib/clients/ollama-client';
+import { streamOpenAIChat } from '../../lib/clients/openai-chat-client';
+import { streamOpenAIResponses } from '../../lib/clients/openai-responses-client';
+import type { HttpClientOptions } from '../../lib/clients/stream-http';
+import type { WireFormat } from '../../lib/wire/types';
 
 /** The provider name each client puts in its error messages. */
 export const PROVIDER_NAME: Readonly<Record<WireFormat, string>> = {

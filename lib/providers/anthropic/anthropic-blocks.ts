@@ -1,7 +1,7 @@
 import { textPart, unknownPart } from '../../parts/factories';
 import type { MessagePart } from '../../parts/types';
-import { isJsonObject, type JsonObject } from '../shared/read-json';
-import { stringifyJson } from '../shared/stringify-json';
+import { isJsonObject, type JsonObject } from '../../wire/read-json';
+import { stringifyJson } from '../../wire/stringify-json';
 
 const PROVIDER = 'anthropic';
 

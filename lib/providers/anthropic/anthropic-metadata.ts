@@ -1,6 +1,6 @@
 import type { JsonRecord } from '../../handler/types';
-import { ProviderFields } from '../shared/provider-fields';
-import { isJsonObject, type JsonObject } from '../shared/read-json';
+import { ProviderFields } from '../kit/provider-fields';
+import { isJsonObject, type JsonObject } from '../../wire/read-json';
 
 /** `message_start.message` fields kept elsewhere: content as parts, usage, id, model, stop_reason. */
 const NOT_MESSAGE_METADATA: ReadonlySet<string> = new Set(['id', 'type', 'role', 'model', 'content', 'usage', 'stop_reason']);

@@ -1,7 +1,7 @@
 import { frozenJsonRecord } from '../../handler/frozen-json';
 import type { JsonRecord, TokenUsage } from '../../handler/types';
 import { tokenUsage } from '../../handler/values';
-import { isJsonObject, nestedTokenCount, tokenCount } from '../shared/read-json';
+import { isJsonObject, nestedTokenCount, tokenCount } from '../../wire/read-json';
 
 /** Adds the counts that were reported; null when none was. */
 function sum(...counts: ReadonlyArray<number | null>): number | null {

@@ -1,4 +1,4 @@
-import { parseJsonObject, type JsonObject } from '../shared/read-json';
+import { parseJsonObject, type JsonObject } from '../../wire/read-json';
 
 // Anthropic serializes the per-token events compactly and in a fixed key order:
 //   {"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"Hi"}}

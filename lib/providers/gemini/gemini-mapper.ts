@@ -1,11 +1,12 @@
 import type { StreamingHandle, TokenUsage, ChatResponseMetadata } from '../../handler/types';
 import { aiMessage, chatResponse, partialResponse, partialThinking, responseMetadata } from '../../handler/values';
 import type { OpaquePayload } from '../../parts/types';
-import { isJsonObject, parseJsonObject, type JsonObject } from '../shared/read-json';
-import { ToolCallAccumulator } from '../shared/tool-call-accumulator';
-import { truncatedStreamError } from '../shared/truncated-stream-error';
-import { StreamError } from '../stream-error';
-import type { MapperTarget, SseFrame, StreamMapper } from '../types';
+import { isJsonObject, parseJsonObject, type JsonObject } from '../../wire/read-json';
+import { ToolCallAccumulator } from '../kit/tool-call-accumulator';
+import { truncatedStreamError } from '../kit/truncated-stream-error';
+import { StreamError } from '../../handler/stream-error';
+import type { MapperTarget, StreamMapper } from '../stream-mapper';
+import type { SseFrame } from '../../wire/types';
 import { GeminiMetadata } from './gemini-metadata';
 import { geminiUsage } from './gemini-usage';
 import type { GeminiCandidate, GeminiChunk, GeminiFunctionCall, GeminiPart } from './gemini-wire';

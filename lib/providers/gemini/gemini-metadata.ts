@@ -1,6 +1,6 @@
 import type { JsonRecord } from '../../handler/types';
-import { ProviderFields } from '../shared/provider-fields';
-import type { JsonObject } from '../shared/read-json';
+import { ProviderFields } from '../kit/provider-fields';
+import type { JsonObject } from '../../wire/read-json';
 
 /** Chunk fields kept elsewhere: candidates as parts, `usageMetadata` as providerUsage, the error. */
 const NOT_CHUNK_METADATA: ReadonlySet<string> = new Set(['candidates', 'usageMetadata', 'error']);

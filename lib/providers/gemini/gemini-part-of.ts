@@ -1,7 +1,7 @@
 import { mediaPart, unknownPart } from '../../parts/factories';
 import type { MessagePart, OpaquePayload } from '../../parts/types';
-import { isJsonObject, type JsonObject } from '../shared/read-json';
-import { stringifyJson } from '../shared/stringify-json';
+import { isJsonObject, type JsonObject } from '../../wire/read-json';
+import { stringifyJson } from '../../wire/stringify-json';
 
 const PROVIDER = 'google';
 

@@ -1,6 +1,6 @@
 import type { TokenUsage } from '../../handler/types';
 import { tokenUsage } from '../../handler/values';
-import { tokenCount } from '../shared/read-json';
+import { tokenCount } from '../../wire/read-json';
 import type { GeminiUsageMetadata } from './gemini-wire';
 
 /** Adds two counts; null when neither was reported. */

@@ -1,4 +1,4 @@
-import { stringifyJson } from '../shared/stringify-json';
+import { stringifyJson } from '../../wire/stringify-json';
 import { parseJsonPath, type JsonPathSegment } from './gemini-json-path';
 import type { GeminiPartialArg } from './gemini-wire';
 

@@ -1,11 +1,11 @@
 import type { StreamingHandle, ChatResponseMetadata } from '../../handler/types';
 import { aiMessage, chatResponse, partialResponse, partialThinking, responseMetadata } from '../../handler/values';
-import { isJsonObject, type JsonObject } from '../shared/read-json';
-import { stringifyJson } from '../shared/stringify-json';
-import { ToolCallAccumulator } from '../shared/tool-call-accumulator';
-import { truncatedStreamError } from '../shared/truncated-stream-error';
-import { StreamError } from '../stream-error';
-import type { MapperTarget, StreamMapper } from '../types';
+import { isJsonObject, type JsonObject } from '../../wire/read-json';
+import { stringifyJson } from '../../wire/stringify-json';
+import { ToolCallAccumulator } from '../kit/tool-call-accumulator';
+import { truncatedStreamError } from '../kit/truncated-stream-error';
+import { StreamError } from '../../handler/stream-error';
+import type { MapperTarget, StreamMapper } from '../stream-mapper';
 import { mapOllamaFinishReason } from './map-ollama-finish-reason';
 import { ollamaMetadata } from './ollama-metadata';
 import { ollamaProviderUsage, ollamaUsage } from './ollama-usage';

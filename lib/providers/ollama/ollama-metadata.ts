@@ -1,6 +1,6 @@
 import type { JsonRecord } from '../../handler/types';
-import { ProviderFields } from '../shared/provider-fields';
-import type { JsonObject } from '../shared/read-json';
+import { ProviderFields } from '../kit/provider-fields';
+import type { JsonObject } from '../../wire/read-json';
 import { OLLAMA_USAGE_FIELDS } from './ollama-usage';
 
 /** Line fields kept elsewhere: model, message (parts), done, done_reason, error. */

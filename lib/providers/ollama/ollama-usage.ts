@@ -1,7 +1,7 @@
 import { frozenJsonRecord } from '../../handler/frozen-json';
 import type { JsonRecord, TokenUsage } from '../../handler/types';
 import { tokenUsage } from '../../handler/values';
-import { tokenCount, type JsonObject } from '../shared/read-json';
+import { tokenCount, type JsonObject } from '../../wire/read-json';
 import type { OllamaLine } from './ollama-wire';
 
 /** The fields of the `done: true` line that make up Ollama's usage: its counts and timings (nanoseconds). */

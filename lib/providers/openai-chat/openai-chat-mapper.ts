@@ -1,11 +1,12 @@
 import type { ChatResponse, FinishReason, PartialResponseContext, TokenUsage, ChatResponseMetadata } from '../../handler/types';
 import { aiMessage, chatResponse, partialResponse, partialThinking, responseMetadata } from '../../handler/values';
-import { StreamError } from '../stream-error';
-import type { MapperTarget, SseFrame, StreamMapper } from '../types';
-import { checkSseFrame } from '../shared/check-sse-frame';
-import { isJsonObject, nonBlankString, nonEmptyString, parseJsonObject, type JsonObject } from '../shared/read-json';
-import { ToolCallAccumulator } from '../shared/tool-call-accumulator';
-import { truncatedStreamError } from '../shared/truncated-stream-error';
+import { StreamError } from '../../handler/stream-error';
+import type { MapperTarget, StreamMapper } from '../stream-mapper';
+import type { SseFrame } from '../../wire/types';
+import { checkSseFrame } from '../kit/check-sse-frame';
+import { isJsonObject, nonBlankString, nonEmptyString, parseJsonObject, type JsonObject } from '../../wire/read-json';
+import { ToolCallAccumulator } from '../kit/tool-call-accumulator';
+import { truncatedStreamError } from '../kit/truncated-stream-error';
 import { mapOpenAIChatFinishReason } from './map-openai-chat-finish-reason';
 import { OpenAIChatMetadata } from './openai-chat-metadata';
 import { openAIChatTokenUsage } from './openai-chat-usage';

@@ -1,6 +1,6 @@
 import type { JsonRecord } from '../../handler/types';
-import { ProviderFields } from '../shared/provider-fields';
-import type { JsonObject } from '../shared/read-json';
+import { ProviderFields } from '../kit/provider-fields';
+import type { JsonObject } from '../../wire/read-json';
 
 /** Chunk fields kept elsewhere (`choices` as parts, `usage` as providerUsage, id and model) or that vary per chunk as noise (`obfuscation`). */
 const NOT_METADATA: ReadonlySet<string> = new Set(['choices', 'usage', 'id', 'model', 'object', 'obfuscation', 'error']);

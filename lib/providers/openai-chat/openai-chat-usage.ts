@@ -1,6 +1,6 @@
 import type { TokenUsage } from '../../handler/types';
 import { tokenUsage } from '../../handler/values';
-import { isJsonObject, nestedTokenCount, tokenCount } from '../shared/read-json';
+import { isJsonObject, nestedTokenCount, tokenCount } from '../../wire/read-json';
 
 /**
  * Converts a Chat Completions `usage` object to a `TokenUsage`: input = `prompt_tokens` (cached

@@ -1,8 +1,8 @@
 import type { PartialThinkingContext, StreamingChatResponseHandler } from '../../handler/types';
 import { partialThinking } from '../../handler/values';
 import type { OpaquePayload } from '../../parts/types';
-import { isJsonObject, nonEmptyString } from '../shared/read-json';
-import { stringifyJson } from '../shared/stringify-json';
+import { isJsonObject, nonEmptyString } from '../../wire/read-json';
+import { stringifyJson } from '../../wire/stringify-json';
 
 /** The payload provider and kind of a replayable `reasoning_details` entry. */
 const PROVIDER = 'openrouter';

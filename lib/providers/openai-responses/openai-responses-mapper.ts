@@ -1,12 +1,13 @@
 import type { StreamingHandle, ChatResponseMetadata } from '../../handler/types';
 import { aiMessage, chatResponse, partialResponse, partialThinking, responseMetadata } from '../../handler/values';
 import type { PartAttributes } from '../../parts/types';
-import { isJsonObject, parseJsonObject } from '../shared/read-json';
+import { isJsonObject, parseJsonObject } from '../../wire/read-json';
 import { outputItemPart } from './output-item-part';
-import { ToolCallAccumulator } from '../shared/tool-call-accumulator';
-import { truncatedStreamError } from '../shared/truncated-stream-error';
-import { StreamError } from '../stream-error';
-import type { MapperTarget, SseFrame, StreamMapper } from '../types';
+import { ToolCallAccumulator } from '../kit/tool-call-accumulator';
+import { truncatedStreamError } from '../kit/truncated-stream-error';
+import { StreamError } from '../../handler/stream-error';
+import type { MapperTarget, StreamMapper } from '../stream-mapper';
+import type { SseFrame } from '../../wire/types';
 import { mapOpenAIResponsesFinishReason } from './map-openai-responses-finish-reason';
 import { openAIResponsesMetadata } from './openai-responses-metadata';
 import { openAIResponsesUsage } from './openai-responses-usage';

@@ -1,6 +1,6 @@
 import type { JsonRecord } from '../../handler/types';
-import { ProviderFields } from '../shared/provider-fields';
-import { isJsonObject } from '../shared/read-json';
+import { ProviderFields } from '../kit/provider-fields';
+import { isJsonObject } from '../../wire/read-json';
 
 /** Response fields kept elsewhere: `output` as parts, `usage` as providerUsage, id and model. */
 const NOT_METADATA: ReadonlySet<string> = new Set(['output', 'usage', 'id', 'model', 'object']);

@@ -1,6 +1,6 @@
 import type { TokenUsage } from '../../handler/types';
 import { tokenUsage } from '../../handler/values';
-import { nestedTokenCount, tokenCount } from '../shared/read-json';
+import { nestedTokenCount, tokenCount } from '../../wire/read-json';
 import type { ResponsesUsage } from './openai-responses-wire';
 
 /**

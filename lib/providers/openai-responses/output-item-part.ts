@@ -1,7 +1,7 @@
 import { mediaPart, textPart, unknownPart } from '../../parts/factories';
 import type { MessagePart } from '../../parts/types';
-import { isJsonObject, type JsonObject } from '../shared/read-json';
-import { stringifyJson } from '../shared/stringify-json';
+import { isJsonObject, type JsonObject } from '../../wire/read-json';
+import { stringifyJson } from '../../wire/stringify-json';
 
 const PROVIDER = 'openai';
 /** `output_format` values that name an image subtype as they are (`png`, `jpeg`, `webp`). */

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { createNdjsonDecoder } from '../../../lib/providers/decode/ndjson-decoder';
+import { createNdjsonDecoder } from '../../../lib/wire/ndjson-decoder';
 import { bytewise, decodeChunks, splitsInTwo, utf8 } from '../../support/decode-chunks';
 
 function decode(...chunks: (string | Uint8Array)[]) {

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { createSseDecoder } from '../../../lib/providers/decode/sse-decoder';
+import { createSseDecoder } from '../../../lib/wire/sse-decoder';
 import { bytewise, decodeChunks, splitsInTwo, utf8 } from '../../support/decode-chunks';
 
 function decode(...chunks: (string | Uint8Array)[]) {

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { createUtf8ChunkDecoder } from '../../../lib/providers/decode/utf8-chunk-decoder';
+import { createUtf8ChunkDecoder } from '../../../lib/transport/utf8-chunk-decoder';
 import { utf8 } from '../../support/decode-chunks';
 
 describe('createUtf8ChunkDecoder', () => {

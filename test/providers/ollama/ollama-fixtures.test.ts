@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { CompleteToolCall, PartialResponse, PartialThinking } from '../../../lib/handler/types';
-import { StreamError } from '../../../lib/providers/stream-error';
+import { StreamError } from '../../../lib/handler/stream-error';
 import { expectManifestFinishAndUsage, fixtureEntries, fixturesAvailable, readFixture, recordRun, valuesOf, type FixtureEntry, type RecordedRun } from '../shared/fixture-support';
 
 /** The manifest fields these tests read beyond the shared ones. */

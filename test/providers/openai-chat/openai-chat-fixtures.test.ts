@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import type { CompleteToolCall, PartialResponse, PartialThinking } from '../../../lib/handler/types';
-import { StreamError } from '../../../lib/providers/stream-error';
-import type { SseFrame } from '../../../lib/providers/types';
+import { StreamError } from '../../../lib/handler/stream-error';
+import type { SseFrame } from '../../../lib/wire/types';
 import {
   expectManifestFinishAndUsage,
   fixtureEntries,

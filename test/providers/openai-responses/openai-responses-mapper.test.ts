@@ -2,8 +2,8 @@ import { expect } from 'chai';
 import type { FinishReason, TokenUsage } from '../../../lib/handler/types';
 import { tokenUsage } from '../../../lib/handler/values';
 import { OpenAIResponsesMapper } from '../../../lib/providers/openai-responses/openai-responses-mapper';
-import { StreamError } from '../../../lib/providers/stream-error';
-import type { SseFrame } from '../../../lib/providers/types';
+import { StreamError } from '../../../lib/handler/stream-error';
+import type { SseFrame } from '../../../lib/wire/types';
 import { runFrames, typedFrame, type Step } from '../shared/mapper-harness';
 
 const ID = 'resp_1';

@@ -3,8 +3,8 @@ import { createParser } from 'eventsource-parser';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { ChatResponse, FinishReason, StreamingChatResponseHandler } from '../../../lib/handler/types';
-import { consumeStream } from '../../../lib/providers/consume-stream';
-import type { SseFrame, WireFormat } from '../../../lib/providers/types';
+import { consumeStream } from '../../../lib/driver/consume-stream';
+import type { SseFrame, WireFormat } from '../../../lib/wire/types';
 import { FIXTURES_DIR } from '../../support/recorded-fixtures';
 
 export { FIXTURES_DIR };

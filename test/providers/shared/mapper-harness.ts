@@ -1,8 +1,9 @@
-import { MappingTrackingHandler } from '../../../lib/handler/mapping-tracking-handler';
+import { MappingTrackingHandler } from '../../../lib/tracker/mapping-tracking-handler';
 import type { ChatResponse, ChatResponseMetadata, StreamingChatResponseHandler, StreamingHandle } from '../../../lib/handler/types';
-import { StreamError } from '../../../lib/providers/stream-error';
+import { StreamError } from '../../../lib/handler/stream-error';
 import type { MessagePart } from '../../../lib/parts/types';
-import type { MapperTarget, SseFrame, StreamMapper } from '../../../lib/providers/types';
+import type { MapperTarget, StreamMapper } from '../../../lib/providers/stream-mapper';
+import type { SseFrame } from '../../../lib/wire/types';
 
 /** The metadata fields a `complete` step compares: id, model, usage and the normalized finish reason. */
 export type CoreMetadata = Pick<ChatResponseMetadata, 'id' | 'modelName' | 'tokenUsage' | 'finishReason'>;

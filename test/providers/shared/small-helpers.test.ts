@@ -1,8 +1,8 @@
 import { expect } from 'chai';
-import { nonBlankString, nonEmptyString, parseJsonObject, tokenCount } from '../../../lib/providers/shared/read-json';
-import { resolveFinishReason } from '../../../lib/providers/shared/resolve-finish-reason';
-import { truncatedStreamError } from '../../../lib/providers/shared/truncated-stream-error';
-import { StreamError } from '../../../lib/providers/stream-error';
+import { nonBlankString, nonEmptyString, parseJsonObject, tokenCount } from '../../../lib/wire/read-json';
+import { resolveFinishReason } from '../../../lib/providers/kit/resolve-finish-reason';
+import { truncatedStreamError } from '../../../lib/providers/kit/truncated-stream-error';
+import { StreamError } from '../../../lib/handler/stream-error';
 
 describe('parseJsonObject', () => {
   const cases: Array<[string, unknown]> = [

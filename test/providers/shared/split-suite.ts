@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
-import type { WireFormat } from '../../../lib/providers/types';
-import { StreamError } from '../../../lib/providers/stream-error';
+import type { WireFormat } from '../../../lib/wire/types';
+import { StreamError } from '../../../lib/handler/stream-error';
 import { ownTranscripts } from '../../support/own-transcripts';
 import { recordedFixturesPresent, recordedSkipNote } from '../../support/recorded-fixtures';
 import { readFixture, recordRun, splitAt, type RecordedEvent } from './fixture-support';

@@ -2,8 +2,8 @@ import { expect } from 'chai';
 import type { IncompleteToolCall } from '../../../lib/bridge/parts-bridge';
 import type { CompleteToolCall } from '../../../lib/handler/types';
 import { completeToolCall, partialToolCall } from '../../../lib/handler/values';
-import { ToolCallAccumulator } from '../../../lib/providers/shared/tool-call-accumulator';
-import type { MapperTarget } from '../../../lib/providers/types';
+import { ToolCallAccumulator } from '../../../lib/providers/kit/tool-call-accumulator';
+import type { MapperTarget } from '../../../lib/providers/stream-mapper';
 
 /** A target that records the completed calls and the calls kept incomplete, in one list. */
 function recordingTarget(): MapperTarget & { readonly ended: (CompleteToolCall | ['incomplete', IncompleteToolCall])[] } {

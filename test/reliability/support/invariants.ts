@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { CompleteToolCall, PartialThinking, PartialResponse, PartialToolCall, ToolExecutionRequest } from '../../../lib/handler/types';
-import { StreamError, type StreamErrorKind } from '../../../lib/providers/stream-error';
+import { StreamError, type StreamErrorKind } from '../../../lib/handler/stream-error';
 import type { Call, ErrorSummary, Replay } from './replay';
 
 const KINDS: readonly StreamErrorKind[] = ['http', 'provider', 'truncated', 'malformed', 'format', 'timeout', 'network'];

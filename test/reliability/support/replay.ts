@@ -1,9 +1,9 @@
 import { HandlerCallbackError } from '../../../lib/handler/handler-callback-error';
 import type { HandlerCallbackName, StreamingChatResponseHandler, StreamingHandle } from '../../../lib/handler/types';
-import { consumeStream, type StreamOutcome } from '../../../lib/providers/consume-stream';
-import type { StreamSource } from '../../../lib/providers/decode/byte-source';
-import { StreamError } from '../../../lib/providers/stream-error';
-import type { WireFormat } from '../../../lib/providers/types';
+import { consumeStream, type StreamOutcome } from '../../../lib/driver/consume-stream';
+import type { StreamSource } from '../../../lib/transport/byte-source';
+import { StreamError } from '../../../lib/handler/stream-error';
+import type { WireFormat } from '../../../lib/wire/types';
 import type { ChatResponse } from '../../../lib/handler/types';
 
 /** The callbacks a handler can receive (bindStreamingHandle aside). */

@@ -1,5 +1,5 @@
 import { HandlerCallbackError } from '../../../lib/handler/handler-callback-error';
-import { StreamError } from '../../../lib/providers/stream-error';
+import { StreamError } from '../../../lib/handler/stream-error';
 
 /** What a throwing handler may throw: errors of every kind and values that are not errors. */
 export function ordinaryThrows(): unknown[] {

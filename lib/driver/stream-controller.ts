@@ -1,0 +1,88 @@
+import type { StreamingHandle } from '../handler/types';
+
+/**
+ * The controllers following each external signal. One `abort` listener per signal serves them all,
+ * so any number of streams can share a signal without a `MaxListenersExceededWarning` and without
+ * touching the signal's own settings; the listener goes when the last of them lets go.
+ */
+const followers = new WeakMap<AbortSignal, Set<StreamController>>();
+
+/** The one listener added to a followed signal (the same function each time, so adding is idempotent). */
+function onFollowedAbort(event: Event): void {
+  const signal = event.currentTarget as AbortSignal;
+  const controllers = followers.get(signal);
+  if (controllers === undefined) return;
+  followers.delete(signal);
+  // Every controller is cancelled even if one stream's abort reaction misbehaves (EventTarget
+  // reports a throwing listener on its own; nothing reaches this loop).
+  for (const controller of controllers) controller.cancel(signal.reason);
+}
+
+function follow(signal: AbortSignal, controller: StreamController): void {
+  let controllers = followers.get(signal);
+  if (controllers === undefined) {
+    controllers = new Set();
+    followers.set(signal, controllers);
+    signal.addEventListener('abort', onFollowedAbort, { once: true });
+  }
+  controllers.add(controller);
+}
+
+function unfollow(signal: AbortSignal, controller: StreamController): void {
+  const controllers = followers.get(signal);
+  if (controllers === undefined || !controllers.delete(controller) || controllers.size > 0) return;
+  followers.delete(signal);
+  signal.removeEventListener('abort', onFollowedAbort);
+}
+
+/**
+ * The `StreamingHandle` of one stream, backed by an `AbortController`: `cancel()` aborts
+ * `signal` (which the transport listens to); calling it twice is harmless. An external
+ * `AbortSignal` passed to the constructor cancels it too — at once when already aborted. Any
+ * number of controllers may share one external signal: they add one `abort` listener to it in
+ * all, and leave its settings alone. Call `dispose()` when the stream is over so a long-lived
+ * external signal keeps no reference (the shared listener is removed with the last controller).
+ */
+export class StreamController implements StreamingHandle {
+  /** Aborted when the stream is cancelled, by `cancel()` or by the external signal. */
+  readonly signal: AbortSignal;
+  private readonly abortController = new AbortController();
+  private external: AbortSignal | undefined;
+  /** Mirrors `signal.aborted` as a plain field: it is read several times per token. */
+  private cancelled = false;
+
+  constructor(external?: AbortSignal) {
+    this.signal = this.abortController.signal;
+    if (external === undefined) return;
+    if (!(external instanceof AbortSignal)) {
+      throw new TypeError(`Expected an AbortSignal, got ${external === null ? 'null' : typeof external}`);
+    }
+    if (external.aborted) {
+      this.cancelled = true;
+      this.abortController.abort(external.reason);
+      return;
+    }
+    this.external = external;
+    follow(external, this);
+  }
+
+  /** Cancels the stream (idempotent). `reason` becomes `signal.reason`. */
+  cancel(reason?: unknown): void {
+    if (this.cancelled) return;
+    this.cancelled = true;
+    this.dispose();
+    this.abortController.abort(reason);
+  }
+
+  /** True once `cancel()` was called or the external signal aborted. */
+  isCancelled(): boolean {
+    return this.cancelled;
+  }
+
+  /** Stops following the external signal (idempotent); the stream's own state is unchanged. */
+  dispose(): void {
+    if (this.external === undefined) return;
+    unfollow(this.external, this);
+    this.external = undefined;
+  }
+}

@@ -1,0 +1,84 @@
+import type { ChatResponse } from '../handler/types';
+import { describeValue } from '../parts/describe-value';
+import type { ChunkReader } from '../transport/byte-source';
+import type { FormatOption } from '../wire/sniff-format';
+import type { MapperFactory } from '../providers/stream-mapper';
+import type { SseFrame, WireFormat } from '../wire/types';
+
+/** How a stream ended: its final response, or the error / cancel and everything aggregated before it. */
+export type StreamOutcome =
+  | { readonly status: 'completed'; readonly response: ChatResponse }
+  | { readonly status: 'failed'; readonly error: Error; readonly partial: ChatResponse }
+  | { readonly status: 'cancelled'; readonly partial: ChatResponse };
+
+/** Options of `consumeStream`. */
+export interface ConsumeStreamOptions {
+  /** The wire format of the source, or `auto` to recognise it from the first frames. */
+  readonly format: FormatOption;
+  /** Cancels the stream (before the first token too), like the handle's `cancel()`. */
+  readonly signal?: AbortSignal | undefined;
+  /**
+   * Fails the stream with a `timeout` StreamError when no bytes arrive for this long (milliseconds),
+   * before and after the response headers: it bounds each wait on the transport and restarts at
+   * the next one. Time spent inside the handler's callbacks never counts. Off when absent.
+   */
+  readonly idleTimeoutMs?: number | undefined;
+  /**
+   * A deadline for the whole stream (milliseconds from the call): past it the stream fails with a
+   * `timeout` StreamError however the server trickles — an HTTP request still waiting for its
+   * headers is aborted — and the outcome's `partial` keeps what was aggregated. Off when absent: a
+   * legitimate generation can stream for tens of minutes; set it when the server is not trusted.
+   */
+  readonly timeoutMs?: number | undefined;
+  /**
+   * The largest frame the stream may send, in UTF-16 code units of its decoded text: one SSE event
+   * (all its lines up to the blank line that ends it, comments included, line ends not counted) or
+   * one NDJSON line (before its LF). Past it the stream fails with a `malformed` StreamError naming
+   * the limit and this option, without buffering the frame whole; the frames before it are
+   * delivered. Applies while the format is being recognised too. 64 MiB by default
+   * (`DEFAULT_MAX_FRAME_BYTES`); `Infinity` for no limit.
+   */
+  readonly maxFrameBytes?: number | undefined;
+}
+
+/** Options of `startStream`: those of `consumeStream`, plus the mappers to use. */
+export interface StartStreamOptions extends ConsumeStreamOptions {
+  /** Creates the mapper once the format is known; partstream's own mappers by default. */
+  readonly createMapper?: MapperFactory;
+}
+
+/**
+ * Opens a stream's transport and returns a reader on its body. `signal` aborts when the stream is
+ * cancelled or fails (pass it to `fetch`). A `StreamError` it rejects with (e.g. an HTTP error
+ * status) is the stream's error as is; any other rejection is a `network` error.
+ */
+export type OpenStream = (signal: AbortSignal) => Promise<ChunkReader>;
+
+const FORMATS: readonly FormatOption[] = ['openai-chat', 'openai-responses', 'anthropic', 'gemini', 'ollama', 'auto'];
+const MAX_TIMEOUT_MS = 2 ** 31 - 1;
+
+/** The largest frame a stream may send unless `maxFrameBytes` says otherwise (64 MiB). */
+export const DEFAULT_MAX_FRAME_BYTES = 64 * 1024 * 1024;
+
+/** Throws a `TypeError` naming the option that is of the wrong kind or out of range. */
+export function checkOptions(options: StartStreamOptions): void {
+  if (typeof options !== 'object' || options === null) throw new TypeError(`Expected options with a format, got ${describeValue(options)}`);
+  if (!FORMATS.includes(options.format)) {
+    throw new TypeError(`Expected format to be one of ${FORMATS.join(', ')}, got ${describeValue(options.format)}`);
+  }
+  const timeout = options.idleTimeoutMs;
+  if (timeout !== undefined && !(typeof timeout === 'number' && timeout > 0 && timeout <= MAX_TIMEOUT_MS)) {
+    throw new TypeError(`Expected idleTimeoutMs to be a positive number of milliseconds, got ${describeValue(timeout)}`);
+  }
+  const deadline = options.timeoutMs;
+  if (deadline !== undefined && !(typeof deadline === 'number' && deadline > 0 && deadline <= MAX_TIMEOUT_MS)) {
+    throw new TypeError(`Expected timeoutMs to be a positive number of milliseconds, got ${describeValue(deadline)}`);
+  }
+  const maxFrame = options.maxFrameBytes;
+  if (maxFrame !== undefined && !(typeof maxFrame === 'number' && maxFrame > 0 && (Number.isInteger(maxFrame) || maxFrame === Infinity))) {
+    throw new TypeError(`Expected maxFrameBytes to be a positive whole number or Infinity, got ${describeValue(maxFrame)}`);
+  }
+  if (options.createMapper !== undefined && typeof options.createMapper !== 'function') {
+    throw new TypeError(`Expected createMapper to be a function, got ${describeValue(options.createMapper)}`);
+  }
+}

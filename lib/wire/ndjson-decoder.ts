@@ -1,0 +1,94 @@
+import type { StreamError } from '../handler/stream-error';
+import { frameTooLarge, type FrameDecoder, type FrameDecoderEnd, type NdjsonLine } from './frame-decoder';
+import { isBlank } from './is-blank';
+
+const NO_LINES: readonly NdjsonLine[] = Object.freeze([]);
+
+function parseLine(text: string): NdjsonLine | null {
+  if (isBlank(text)) return null;
+  try {
+    return Object.freeze({ ok: true as const, value: JSON.parse(text) as unknown });
+  } catch {
+    return Object.freeze({ ok: false as const, text });
+  }
+}
+
+/**
+ * Creates a newline-delimited JSON decoder: every non-blank line becomes `{ok: true, value}`, or
+ * `{ok: false, text}` (the line untouched, without its line break) when it is not JSON. Lines end
+ * at LF, an optional CR before it is dropped. At the end of the text, a last line without its line
+ * break is delivered when it parses; otherwise it was cut off and is reported as `truncatedFrame`.
+ *
+ * A line is limited to `maxFrameBytes` characters (UTF-16 code units, everything before its LF):
+ * once the line still arriving is longer, decoding stops with a `malformed` `failure` and the line
+ * is not buffered any further.
+ */
+export function createNdjsonDecoder(maxFrameBytes: number = Infinity): FrameDecoder<NdjsonLine> {
+  // Fragments of the current line, joined once when its LF arrives.
+  const pending: string[] = [];
+  let pendingLength = 0;
+  let failure: StreamError | null = null;
+
+  function fail(): void {
+    failure = frameTooLarge('An NDJSON line', maxFrameBytes);
+    pending.length = 0;
+    pendingLength = 0;
+  }
+
+  function hold(fragment: string): void {
+    pending.push(fragment);
+    pendingLength += fragment.length;
+    if (pendingLength > maxFrameBytes) fail();
+  }
+
+  function completeLine(end: string): string {
+    if (pending.length === 0) return end;
+    pending.push(end);
+    const line = pending.join('');
+    pending.length = 0;
+    pendingLength = 0;
+    return line;
+  }
+
+  function stripCr(line: string): string {
+    return line.charCodeAt(line.length - 1) === 0x0d ? line.slice(0, -1) : line;
+  }
+
+  return {
+    feed(text) {
+      if (failure !== null) return NO_LINES;
+      let lf = text.indexOf('\n');
+      if (lf === -1) {
+        if (text !== '') hold(text);
+        return NO_LINES;
+      }
+      const out: NdjsonLine[] = [];
+      let start = 0;
+      while (lf !== -1) {
+        const raw = completeLine(text.slice(start, lf));
+        if (raw.length > maxFrameBytes) {
+          fail();
+          return out;
+        }
+        const line = parseLine(stripCr(raw));
+        if (line !== null) out.push(line);
+        start = lf + 1;
+        lf = text.indexOf('\n', start);
+      }
+      if (start < text.length) hold(text.slice(start));
+      return out;
+    },
+    flush(): FrameDecoderEnd<NdjsonLine> {
+      if (failure !== null) return { frames: NO_LINES, truncatedFrame: false };
+      const tail = stripCr(completeLine(''));
+      const line = parseLine(tail);
+      if (line === null) return { frames: NO_LINES, truncatedFrame: false };
+      if (!line.ok) return { frames: NO_LINES, truncatedFrame: true };
+      return { frames: [line], truncatedFrame: false };
+    },
+    ended: false,
+    get failure() {
+      return failure;
+    },
+  };
+}
