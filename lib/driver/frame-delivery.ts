@@ -8,9 +8,15 @@ import type { WireFrame } from '../wire/wire-decoder';
 /** Delivers one frame; true when reading should stop (the format's terminal event). */
 export type FrameDelivery = (frame: WireFrame) => boolean;
 
+/** Set by `MapperTarget.surfaceRaw` while an event is mapped: surface it raw even though it was mapped. */
+export interface RawRequest {
+  requested: boolean;
+}
+
 /**
  * The per-event step of a format: reset the tracker, let the mapper map the event, and surface
- * the untouched event through `onUnmappedRawEvent` when no typed callback fired — `{event, data}`
+ * the untouched event through `onUnmappedRawEvent` when no typed callback fired (or the mapper
+ * called `surfaceRaw`: the event was only partly mapped) — `{event, data}`
  * for SSE, the parsed value for an NDJSON line (the text `null` for a `null` line: raw events are
  * never null), the line's text for a line that is not JSON (the mapper never sees it). The SSE
  * `[DONE]` sentinel reaches the mapper, ends the reading and is never raw.
@@ -20,18 +26,20 @@ export function frameDelivery(
   mapper: StreamMapper<SseFrame> | StreamMapper<unknown>,
   tracker: MappingTrackingHandler,
   target: MapperTarget,
+  raw: RawRequest,
 ): FrameDelivery {
   if (format === 'ollama') {
     const lines = mapper as StreamMapper<unknown>;
     return (frame) => {
       const line = frame as NdjsonLine;
       tracker.resetMappingTracking();
+      raw.requested = false;
       if (!line.ok) {
         tracker.onUnmappedRawEvent(line.text);
         return false;
       }
       const stop = lines.map(line.value, target);
-      if (!tracker.wasMapped()) tracker.onUnmappedRawEvent(line.value ?? 'null');
+      if (raw.requested || !tracker.wasMapped()) tracker.onUnmappedRawEvent(line.value ?? 'null');
       return stop;
     };
   }
@@ -39,9 +47,10 @@ export function frameDelivery(
   return (frame) => {
     const sse = frame as SseFrame;
     tracker.resetMappingTracking();
+    raw.requested = false;
     const stop = frames.map(sse, target);
     if (isSseSentinel(sse)) return true;
-    if (!tracker.wasMapped()) tracker.onUnmappedRawEvent(sse);
+    if (raw.requested || !tracker.wasMapped()) tracker.onUnmappedRawEvent(sse);
     return stop;
   };
 }

@@ -8,7 +8,7 @@ import { describeValue } from '../parts/describe-value';
 import type { MessagePart } from '../parts/types';
 import type { ChunkReader } from '../transport/byte-source';
 import { describeError } from '../handler/describe-error';
-import { frameDelivery, type FrameDelivery } from './frame-delivery';
+import { frameDelivery, type FrameDelivery, type RawRequest } from './frame-delivery';
 import { StreamGuard, type Guarded } from './stream-guard';
 import { createUtf8ChunkDecoder } from '../transport/utf8-chunk-decoder';
 import { createWireDecoder, type WireFrame } from '../wire/wire-decoder';
@@ -33,6 +33,8 @@ export class StreamRun {
   private readonly bridge: PartsBridge;
   private readonly tracker: MappingTrackingHandler;
   private readonly target: MapperTarget;
+  /** Set through `target.surfaceRaw` while an event is mapped. */
+  private readonly raw: RawRequest = { requested: false };
   /** Aborts the request `open` made; created by `open` only (an open source has no request). */
   private transport: AbortController | null = null;
   private readonly createMapper: MapperFactory;
@@ -52,12 +54,16 @@ export class StreamRun {
     // The bridge stops aggregating once the stream is cancelled.
     this.bridge.bindStreamingHandle(this.controller);
     const bridge = this.bridge;
+    const raw = this.raw;
     this.target = Object.freeze({
       handler: this.tracker,
       handle: this.controller,
       // Straight to the bridge, in the same order as the callbacks: the part gets the next index.
       completeBlock: (part?: MessagePart | null, attributes?: Readonly<Record<string, string>> | null): void => bridge.completeBlock(part, attributes),
       keepIncompleteToolCall: (call: IncompleteToolCall) => bridge.keepIncompleteToolCall(call),
+      surfaceRaw: () => {
+        raw.requested = true;
+      },
     });
     this.createMapper = options.createMapper ?? defaultMapperFactory;
   }
@@ -119,7 +125,7 @@ export class StreamRun {
       if (deliver === null && decoder.format !== null) {
         mapper = this.createMapper(decoder.format);
         this.mapper = mapper;
-        deliver = frameDelivery(decoder.format, mapper, this.tracker, this.target);
+        deliver = frameDelivery(decoder.format, mapper, this.tracker, this.target, this.raw);
       }
       if (deliver !== null) {
         let stop = this.deliverAll(deliver, frames);
@@ -143,7 +149,8 @@ export class StreamRun {
     // The callbacks of the last frames finish before the mapper's pending completions follow them.
     if (this.safe.busy) await this.awaitHandler();
     if (this.controller.isCancelled()) return;
-    if (mapper !== null) {
+    // A terminal callback already delivered (while mapping) ends the mapper's part.
+    if (mapper !== null && this.safe.state === 'open') {
       try {
         mapper.end(this.target, truncatedFrame);
       } catch (error) {

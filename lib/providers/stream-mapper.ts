@@ -35,6 +35,13 @@ export interface MapperTarget {
    * Optional: a target without it (a test harness) keeps nothing.
    */
   readonly keepIncompleteToolCall?: ((call: IncompleteToolCall) => void) | undefined;
+  /**
+   * The event being mapped was only partly mapped (a typed callback fired, yet some of its content
+   * reached none): the driver surfaces the untouched event through `onUnmappedRawEvent` too, once
+   * `map` returns, so nothing is lost. Calling it more than once per event changes nothing.
+   * Optional: a target built by hand (an adapter's unit test) may leave it out.
+   */
+  readonly surfaceRaw?: (() => void) | undefined;
 }
 
 /**
@@ -45,13 +52,18 @@ export interface MapperTarget {
  * `E` is `SseFrame` for SSE formats and the parsed JSON value of a line for NDJSON.
  */
 export interface StreamMapper<E> {
-  /** Map one event. Returns true once the format's terminal event was seen (the driver stops reading). */
+  /**
+   * Map one event. Returns true once the format's terminal event was seen (the driver stops
+   * reading). The driver never calls `map` again after it returned true or after a terminal
+   * callback (`onCompleteResponse`, `onError`) was delivered.
+   */
   map(event: E, target: MapperTarget): boolean;
   /**
    * The source ended (or the terminal event was seen). Emit the pending completions and exactly
    * one terminal callback: `onCompleteResponse` with the provider's metadata, or `onError` when
    * the stream ended without its terminal event, mid-frame, or after an error event.
-   * `truncatedFrame` is true when bytes of an unfinished frame were left over.
+   * `truncatedFrame` is true when bytes of an unfinished frame were left over. The driver calls it
+   * at most once, and only while no terminal callback has been delivered yet.
    */
   end(target: MapperTarget, truncatedFrame: boolean): void;
   /**

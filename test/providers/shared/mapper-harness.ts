@@ -37,7 +37,9 @@ const HANDLE: StreamingHandle = Object.freeze({ cancel() {}, isCancelled: () => 
 
 /**
  * Drives a mapper the way the stream driver does — reset the tracker, map, surface the frame raw
- * when nothing typed fired; stop once `map` returns true; then `end` — and records the callbacks.
+ * when nothing typed fired or the mapper called `surfaceRaw`; stop once `map` returns true or a
+ * terminal callback was delivered; then `end` unless a terminal callback was — and records the
+ * callbacks.
  */
 export function runFrames(mapper: StreamMapper<SseFrame>, frames: readonly SseFrame[], truncatedFrame = false): HarnessRun {
   const steps: Step[] = [];
@@ -76,17 +78,28 @@ export function runFrames(mapper: StreamMapper<SseFrame>, frames: readonly SseFr
   };
   const tracker = new MappingTrackingHandler(recorder);
   const blocks: Array<MessagePart | null> = [];
-  const target: MapperTarget = { handler: tracker, handle: HANDLE, completeBlock: (part) => blocks.push(part ?? null) };
+  let rawToo = false;
+  const target: MapperTarget = {
+    handler: tracker,
+    handle: HANDLE,
+    completeBlock: (part) => blocks.push(part ?? null),
+    surfaceRaw: () => {
+      rawToo = true;
+    },
+  };
   const returns: boolean[] = [];
+  const terminal = (): boolean => steps.some((step) => step[0] === 'complete' || step[0] === 'error');
   for (const frame of frames) {
+    if (terminal()) break;
     tracker.resetMappingTracking();
+    rawToo = false;
     const done = mapper.map(frame, target);
     returns.push(done);
-    if (!tracker.wasMapped() && frame.data !== '[DONE]') tracker.onUnmappedRawEvent(frame);
+    if ((rawToo || !tracker.wasMapped()) && frame.data !== '[DONE]') tracker.onUnmappedRawEvent(frame);
     if (done) break;
   }
   tracker.resetMappingTracking();
-  mapper.end(target, truncatedFrame);
+  if (!terminal()) mapper.end(target, truncatedFrame);
   if (contexts.size > 1) throw new Error(`Expected one context object per stream, got ${contexts.size}`);
   return { steps, returns, errors, blocks, provider };
 }
