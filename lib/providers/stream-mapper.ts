@@ -52,6 +52,8 @@ export interface MapperTarget {
  * `E` is `SseFrame` for SSE formats and the parsed JSON value of a line for NDJSON.
  */
 export interface StreamMapper<E> {
+  /** How this mapper's events are framed: `sse` (E is `SseFrame`) or `ndjson` (E is a line's parsed JSON). */
+  readonly framing: 'sse' | 'ndjson';
   /**
    * Map one event. Returns true once the format's terminal event was seen (the driver stops
    * reading). The driver never calls `map` again after it returned true or after a terminal

@@ -16,6 +16,7 @@ import { recordingHandler, type RecordingHandler } from '../support/recording-ha
  * `{"error"}` → onError; anything else maps nothing. `end` completes after a stop, else fails.
  */
 class TinyMapper implements StreamMapper<unknown> {
+  readonly framing = 'ndjson' as const;
   readonly ends: boolean[] = [];
   readonly seen: unknown[] = [];
   private stopped = false;
@@ -165,7 +166,7 @@ describe('consumeStream', () => {
     });
 
     it('ends with a truncated error when the mapper reports no terminal callback', async () => {
-      const silent: StreamMapper<unknown> = { map: () => false, end: () => undefined };
+      const silent: StreamMapper<unknown> = { framing: 'ndjson', map: () => false, end: () => undefined };
       const handler = recordingHandler();
       const outcome = await drive(trackedSource([hello]), handler, { mapper: silent });
       expect(handler.calls).to.deep.equal([

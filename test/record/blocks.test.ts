@@ -497,6 +497,7 @@ describe('PartsBridge#completeBlock', () => {
 
   it('is on the MapperTarget a custom adapter gets: its parts keep their place, its events stay raw', async () => {
     class BlockMapper implements StreamMapper<unknown> {
+      readonly framing = 'ndjson' as const;
       map(event: unknown, target: MapperTarget): boolean {
         const line = event as { text?: string; block?: string; done?: boolean };
         if (typeof line.text === 'string') target.handler.onPartialResponse?.(partialResponse(line.text), { streamingHandle: target.handle });

@@ -57,6 +57,8 @@ function payload(kind: 'signature' | 'redacted_thinking', data: string): OpaqueP
  *   sent; `providerMetadata` as `AnthropicMetadata` describes.
  */
 export class AnthropicMapper implements StreamMapper<SseFrame> {
+  /** SSE frames. */
+  readonly framing = 'sse' as const;
   private readonly toolCalls = new ToolCallAccumulator<number>();
   /** The start `input` of tool blocks that sent a non-empty one, serialised once. */
   private readonly startInputs = new Map<number, string>();

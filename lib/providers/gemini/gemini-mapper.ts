@@ -74,6 +74,8 @@ function firstCandidate(candidates: unknown): GeminiCandidate | null {
  *   is surfaced raw as well, once, after its callbacks.
  */
 export class GeminiMapper implements StreamMapper<SseFrame> {
+  /** SSE frames. */
+  readonly framing = 'sse' as const;
   private readonly calls = new ToolCallAccumulator<number>();
   private streaming: StreamingCall | null = null;
   private context: { readonly streamingHandle: StreamingHandle } | null = null;

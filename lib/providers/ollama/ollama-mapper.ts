@@ -45,6 +45,8 @@ function errorMessage(error: unknown): string {
  * - A line that maps nothing (no message, e.g. an `/api/generate` line, or an empty one) surfaces raw.
  */
 export class OllamaMapper implements StreamMapper<unknown> {
+  /** NDJSON lines, parsed. */
+  readonly framing = 'ndjson' as const;
   private context: { readonly streamingHandle: StreamingHandle } | null = null;
   private model: string | null = null;
   /** Ollama sends each call whole: it starts and ends on the line that carries it. */

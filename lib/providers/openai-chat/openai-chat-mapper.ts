@@ -53,6 +53,8 @@ const FUNCTION_CALL_KEY = -1;
  *   kept as sent in `providerUsage`; `providerMetadata` as `OpenAIChatMetadata` describes.
  */
 export class OpenAIChatMapper implements StreamMapper<SseFrame> {
+  /** SSE frames. */
+  readonly framing = 'sse' as const;
   private readonly toolCalls = new ToolCallAccumulator<number>();
   /** The latest call key of each wire `tool_calls[].index`. */
   private readonly keyByWireIndex = new Map<number, number>();

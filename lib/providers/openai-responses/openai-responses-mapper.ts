@@ -75,6 +75,8 @@ function partKey(kind: string, itemId: unknown, index: unknown): string {
  *   server tools such as `web_search_call.*` …) maps nothing and surfaces raw.
  */
 export class OpenAIResponsesMapper implements StreamMapper<SseFrame> {
+  /** SSE frames. */
+  readonly framing = 'sse' as const;
   private readonly calls = new ToolCallAccumulator<string>();
   /** Item ids of calls whose name is known (a call completes only with a name). */
   private readonly named = new Set<string>();
