@@ -1,5 +1,5 @@
 import { describeValue } from '../parts/describe-value';
-import { optionOrEnv, type ClientEnvironmentVariable, type SourcedValue } from './environment';
+import { optionOrEnv, type ClientEnvironmentVariable } from './environment';
 import type { HttpClientOptions } from './stream-http';
 
 /** Where one provider's API lives, and how its options and environment name that place. */
@@ -21,7 +21,9 @@ export interface EndpointRule {
 
 /** The options a client reads its endpoint from: the common ones, and `baseURL` or `host`. */
 export interface EndpointOptions extends HttpClientOptions {
+  /** Where the API lives, for every client but Ollama's (see each client's options). */
   readonly baseURL?: string | undefined;
+  /** Where Ollama listens (see `OllamaClientOptions.host`). */
   readonly host?: string | undefined;
 }
 
@@ -32,7 +34,7 @@ export interface ResolvedEndpoint {
 }
 
 /** `base` + `path`, with exactly one slash between them. */
-export function joinUrl(base: string, path: string): string {
+function joinUrl(base: string, path: string): string {
   return `${base.replace(/\/+$/, '')}/${path.replace(/^\/+/, '')}`;
 }
 
@@ -54,9 +56,4 @@ export function resolveEndpoint(options: EndpointOptions, rule: EndpointRule, pa
   const given = optionOrEnv(value, rule.option, rule.env === null ? [] : [rule.env]);
   const base = given === undefined ? rule.defaultBase : (rule.normalize ?? String)(given.value);
   return { url: joinUrl(base, rule.version === '' ? path : `${rule.version}/${path}`), from: given?.from ?? rule.option };
-}
-
-/** The `apiKey` option when given, else the first of the SDK's environment variables that is set, else undefined (no key is sent). */
-export function resolveApiKey(options: HttpClientOptions, variables: readonly ClientEnvironmentVariable[]): SourcedValue | undefined {
-  return optionOrEnv(options.apiKey, 'apiKey', variables);
 }

@@ -1,8 +1,9 @@
 import type { StreamingChatResponseHandler } from '../handler/types';
+import { describeValue } from '../parts/describe-value';
 import type { WireFormat } from '../wire/types';
-import { resolveApiKey, resolveEndpoint, type EndpointOptions, type EndpointRule } from './client-endpoint';
-import type { ClientEnvironmentVariable } from './environment';
-import { checkModelRequest, streamHttp, type HttpStreamOutcome } from './stream-http';
+import { resolveEndpoint, type EndpointOptions, type EndpointRule } from './client-endpoint';
+import { optionOrEnv, type ClientEnvironmentVariable } from './environment';
+import { checkHttpClientOptions, streamHttp, type HttpStreamOutcome } from './stream-http';
 
 /** How a provider takes its API key: in this header, after this prefix (`Bearer ` or nothing). */
 export interface AuthHeader {
@@ -45,10 +46,13 @@ export function streamClient<R extends { readonly model: string }>(
   handler: StreamingChatResponseHandler,
   options: EndpointOptions,
 ): Promise<HttpStreamOutcome> {
-  checkModelRequest(request, spec.requestName, options);
+  if (typeof request !== 'object' || request === null || typeof (request as { model?: unknown }).model !== 'string') {
+    throw new TypeError(`Expected ${spec.requestName} request with a model name, got ${describeValue(request)}`);
+  }
+  checkHttpClientOptions(options);
   const path = typeof spec.path === 'string' ? spec.path : spec.path(request);
   const endpoint = resolveEndpoint(options, spec.endpoint, path);
-  const apiKey = resolveApiKey(options, spec.apiKeyEnv);
+  const apiKey = optionOrEnv(options.apiKey, 'apiKey', spec.apiKeyEnv);
   const headers = apiKey === undefined ? spec.headers : { ...spec.headers, [spec.auth.header]: `${spec.auth.prefix}${apiKey.value}` };
   return streamHttp(
     { format: spec.format, provider: spec.provider, url: endpoint.url, urlFrom: endpoint.from, apiKey, headers, body: spec.body(request) },
