@@ -165,6 +165,29 @@ describe('HTTP clients: base URLs, keys and environment variables as the officia
       });
     });
 
+    it('each client reads its own provider’s key variable only, and Ollama none (a local Ollama takes no key)', async () => {
+      const variables = {
+        OPENAI_API_KEY: 'openai-env-key-0001',
+        ANTHROPIC_API_KEY: 'anthropic-env-key-0002',
+        GEMINI_API_KEY: 'gemini-env-key-0003',
+        GOOGLE_API_KEY: 'google-env-key-0004',
+      };
+      const credentials = (headers: Record<string, string>): Record<string, string> =>
+        Object.fromEntries(Object.entries(headers).filter(([name]) => ['authorization', 'x-api-key', 'x-goog-api-key'].includes(name)));
+      await withEnv(variables, async () => {
+        const seen: [WireFormat, Record<string, string>][] = [];
+        for (const format of ['openai-chat', 'openai-responses', 'anthropic', 'gemini', 'ollama'] as const) seen.push([format, credentials((await send(format)).headers)]);
+        expect(seen).to.deep.equal([
+          ['openai-chat', { authorization: 'Bearer openai-env-key-0001' }],
+          ['openai-responses', { authorization: 'Bearer openai-env-key-0001' }],
+          ['anthropic', { 'x-api-key': 'anthropic-env-key-0002' }],
+          ['gemini', { 'x-goog-api-key': 'gemini-env-key-0003' }],
+          ['ollama', {}],
+        ]);
+        expect(credentials((await send('ollama', { apiKey: 'hosted-ollama-key' })).headers)).to.deep.equal({ authorization: 'Bearer hosted-ollama-key' });
+      });
+    });
+
     it('ignores a blank variable, as the SDKs do', async () => {
       await withEnv({ OPENAI_API_KEY: '  ', OPENAI_BASE_URL: '' }, async () => {
         const sent = await send('openai-chat');
