@@ -88,20 +88,24 @@ export { PARTSTREAM_VERSION } from './clients/version';
 export type {
   OpenAIChatRequest, OpenAIChatTool, OpenAIChatToolChoice, OpenAIFunctionDefinition, OpenAIReasoningEffort, OpenAIResponseFormat, OpenAIServiceTier,
 } from './clients/openai-chat-request';
-export type { OpenAIClientOptions } from './clients/openai-chat-client';
-export { streamOpenAIChat, OPENAI_BASE_URL } from './clients/openai-chat-client';
+export type { OpenAIClientOptions } from './clients/http-clients';
+export { streamOpenAIChat } from './clients/http-clients';
+export { OPENAI_BASE_URL } from './clients/client-table';
 export type { OpenAIResponsesRequest, OpenAIResponsesTool, OpenAIResponsesFunctionTool, OpenAIResponsesTextFormat } from './clients/openai-responses-request';
-export { streamOpenAIResponses } from './clients/openai-responses-client';
+export { streamOpenAIResponses } from './clients/http-clients';
 export type {
   AnthropicRequest, AnthropicTool, AnthropicCustomTool, AnthropicToolChoice, AnthropicThinkingConfig, AnthropicSystemBlock, AnthropicCacheControl,
 } from './clients/anthropic-request';
-export type { AnthropicClientOptions } from './clients/anthropic-client';
-export { streamAnthropic, ANTHROPIC_BASE_URL } from './clients/anthropic-client';
+export type { AnthropicClientOptions } from './clients/http-clients';
+export { streamAnthropic } from './clients/http-clients';
+export { ANTHROPIC_BASE_URL } from './clients/client-table';
 export type {
   GeminiRequest, GeminiTool, GeminiFunctionDeclaration, GeminiGenerationConfig, GeminiThinkingConfig, GeminiSafetySetting,
 } from './clients/gemini-request';
-export type { GeminiClientOptions } from './clients/gemini-client';
-export { streamGemini, GEMINI_BASE_URL } from './clients/gemini-client';
+export type { GeminiClientOptions } from './clients/http-clients';
+export { streamGemini } from './clients/http-clients';
+export { GEMINI_BASE_URL } from './clients/client-table';
 export type { OllamaRequest, OllamaModelOptions, OllamaTool } from './clients/ollama-request';
-export type { OllamaClientOptions } from './clients/ollama-client';
-export { streamOllama, OLLAMA_HOST } from './clients/ollama-client';
+export type { OllamaClientOptions } from './clients/http-clients';
+export { streamOllama } from './clients/http-clients';
+export { OLLAMA_HOST } from './clients/client-table';

@@ -1,9 +1,7 @@
 import type { ChunkReader } from '../transport/byte-source';
 import { describeError } from '../handler/describe-error';
 import { StreamError } from '../handler/stream-error';
-
-/** How deep a cause chain is searched for the decoder's error. */
-const MAX_CAUSE_DEPTH = 8;
+import { MAX_CAUSE_DEPTH } from './secrets';
 
 /** zlib's codes (`Z_DATA_ERROR`, `Z_BUF_ERROR` …) and brotli's (`ERR__ERROR_FORMAT_PADDING_1` …). */
 const DECODER_CODE = /^(Z_[A-Z_]+|ERR__ERROR_[A-Z0-9_]+|ERR_BROTLI_[A-Z_]+)$/;

@@ -12,8 +12,8 @@ const MIN_SECRET_LENGTH = 6;
 /** Request headers whose values are credentials. */
 const CREDENTIAL_HEADERS = new Set(['authorization', 'proxy-authorization', 'x-api-key', 'x-goog-api-key', 'api-key', 'cookie']);
 
-/** How deep a cause chain is followed (a cycle or a hostile chain must not loop). */
-const MAX_CAUSE_DEPTH = 8;
+/** How deep an error's cause chain is followed, here and in body decoding (a cycle or a hostile chain must not loop). */
+export const MAX_CAUSE_DEPTH = 8;
 
 /**
  * The strings that must never appear in an error: the API key, and the values of credential
@@ -62,7 +62,7 @@ export function stripUrlCredentials(text: string): string {
 export function describeUrl(url: string): string {
   try {
     const parsed = new URL(url);
-    return `${parsed.origin === 'null' ? parsed.protocol : parsed.origin}${parsed.pathname}`;
+    return `${describeOrigin(parsed)}${parsed.pathname}`;
   } catch {
     return stripUrlCredentials(url.replace(/[?#].*$/s, ''));
   }

@@ -120,14 +120,6 @@ export function checkHttpClientOptions(options: HttpClientOptions): void {
   if (options.fetch !== undefined && typeof options.fetch !== 'function') throw new TypeError(`Expected fetch to be a function, got ${describeValue(options.fetch)}`);
 }
 
-/** Throws a `TypeError` unless the request is an object with a `model` string and the options are of the right kinds. */
-export function checkModelRequest(request: unknown, what: string, options: HttpClientOptions): void {
-  if (typeof request !== 'object' || request === null || typeof (request as { model?: unknown }).model !== 'string') {
-    throw new TypeError(`Expected ${what} request with a model name, got ${describeValue(request)}`);
-  }
-  checkHttpClientOptions(options);
-}
-
 /** The wait for the response (and each retry wait) may take this long before the idle timeout or the deadline, whichever comes first. */
 function timeLeftMs(options: HttpClientOptions, startedAt: number): number {
   const elapsed = Date.now() - startedAt;
@@ -204,6 +196,11 @@ export function streamHttp(request: HttpStreamRequest, handler: StreamingChatRes
     const delay = retryDelayMs(responseHeaders, attempt);
     return delay + RETRY_TIME_MARGIN_MS < timeLeftMs(options, startedAt) ? delay : null;
   };
+  /** Waits before a retry; a cancel ends the wait and throws its reason. */
+  const pause = async (wait: number, signal: AbortSignal): Promise<void> => {
+    await sleep(wait, signal);
+    if (signal.aborted) throw signal.reason;
+  };
   const open = async (signal: AbortSignal): Promise<ChunkReader> => {
     for (let attempt = 0; ; attempt++) {
       let response: Response;
@@ -213,8 +210,7 @@ export function streamHttp(request: HttpStreamRequest, handler: StreamingChatRes
         if (signal.aborted || StreamError.isInstance(error)) throw error;
         const wait = retryWait(attempt, null);
         if (wait !== null) {
-          await sleep(wait, signal);
-          if (signal.aborted) throw signal.reason;
+          await pause(wait, signal);
           continue;
         }
         const why = redactText(describeError(error), secrets);
@@ -225,8 +221,7 @@ export function streamHttp(request: HttpStreamRequest, handler: StreamingChatRes
         if (wait !== null) {
           // Let go of the body unread: this response is not the one reported.
           discard(response);
-          await sleep(wait, signal);
-          if (signal.aborted) throw signal.reason;
+          await pause(wait, signal);
           continue;
         }
         throw await httpStatusError(response, request.provider, { timeLimitMs: errorBodyTimeLimit(options, startedAt), secrets });

@@ -2,12 +2,9 @@ import { expect } from 'chai';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { StreamingChatResponseHandler } from '../../lib/handler/types';
-import { streamAnthropic } from '../../lib/clients/anthropic-client';
+import { formatOllamaHost } from '../../lib/clients/client-table';
+import { streamAnthropic, streamGemini, streamOllama, streamOpenAIChat, streamOpenAIResponses } from '../../lib/clients/http-clients';
 import { readEnv } from '../../lib/clients/environment';
-import { streamGemini } from '../../lib/clients/gemini-client';
-import { formatOllamaHost, streamOllama } from '../../lib/clients/ollama-client';
-import { streamOpenAIChat } from '../../lib/clients/openai-chat-client';
-import { streamOpenAIResponses } from '../../lib/clients/openai-responses-client';
 import type { HttpClientOptions, HttpStreamOutcome } from '../../lib/clients/stream-http';
 import { PARTSTREAM_VERSION } from '../../lib/clients/version';
 import type { StreamError } from '../../lib/handler/stream-error';
@@ -165,6 +162,29 @@ describe('HTTP clients: base URLs, keys and environment variables as the officia
     it('OLLAMA_HOST, completed as Ollama reads it', async () => {
       await withEnv({ OLLAMA_HOST: '0.0.0.0' }, async () => {
         expect((await send('ollama')).url).to.equal('http://0.0.0.0:11434/api/chat');
+      });
+    });
+
+    it('each client reads its own provider’s key variable only, and Ollama none (a local Ollama takes no key)', async () => {
+      const variables = {
+        OPENAI_API_KEY: 'openai-env-key-0001',
+        ANTHROPIC_API_KEY: 'anthropic-env-key-0002',
+        GEMINI_API_KEY: 'gemini-env-key-0003',
+        GOOGLE_API_KEY: 'google-env-key-0004',
+      };
+      const credentials = (headers: Record<string, string>): Record<string, string> =>
+        Object.fromEntries(Object.entries(headers).filter(([name]) => ['authorization', 'x-api-key', 'x-goog-api-key'].includes(name)));
+      await withEnv(variables, async () => {
+        const seen: [WireFormat, Record<string, string>][] = [];
+        for (const format of ['openai-chat', 'openai-responses', 'anthropic', 'gemini', 'ollama'] as const) seen.push([format, credentials((await send(format)).headers)]);
+        expect(seen).to.deep.equal([
+          ['openai-chat', { authorization: 'Bearer openai-env-key-0001' }],
+          ['openai-responses', { authorization: 'Bearer openai-env-key-0001' }],
+          ['anthropic', { 'x-api-key': 'anthropic-env-key-0002' }],
+          ['gemini', { 'x-goog-api-key': 'gemini-env-key-0003' }],
+          ['ollama', {}],
+        ]);
+        expect(credentials((await send('ollama', { apiKey: 'hosted-ollama-key' })).headers)).to.deep.equal({ authorization: 'Bearer hosted-ollama-key' });
       });
     });
 

@@ -4,11 +4,7 @@
  * its directive, with the error it names): every other line must compile.
  */
 import type { StreamingChatResponseHandler } from '../../lib/handler/types';
-import { streamAnthropic } from '../../lib/clients/anthropic-client';
-import { streamGemini } from '../../lib/clients/gemini-client';
-import { streamOllama } from '../../lib/clients/ollama-client';
-import { streamOpenAIChat } from '../../lib/clients/openai-chat-client';
-import { streamOpenAIResponses } from '../../lib/clients/openai-responses-client';
+import { streamAnthropic, streamGemini, streamOllama, streamOpenAIChat, streamOpenAIResponses } from '../../lib/clients/http-clients';
 
 declare const handler: StreamingChatResponseHandler;
 

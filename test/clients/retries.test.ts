@@ -3,8 +3,7 @@ import { getEventListeners } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { consumeStream } from '../../lib/driver/consume-stream';
-import { streamAnthropic } from '../../lib/clients/anthropic-client';
-import { streamOpenAIChat } from '../../lib/clients/openai-chat-client';
+import { streamAnthropic, streamOpenAIChat } from '../../lib/clients/http-clients';
 import {
   DEFAULT_MAX_RETRIES, isRetryableResponse, MAX_RETRY_AFTER_MS, MAX_RETRY_DELAY_MS, retryDelayMs, sleep,
 } from '../../lib/clients/retry';

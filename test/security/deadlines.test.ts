@@ -4,7 +4,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import sinon from 'sinon';
 import { consumeStream, startStream, type StreamOutcome } from '../../lib/driver/consume-stream';
 import type { ChunkReader } from '../../lib/transport/byte-source';
-import { streamOpenAIChat } from '../../lib/clients/openai-chat-client';
+import { streamOpenAIChat } from '../../lib/clients/http-clients';
 import { DEFAULT_IDLE_TIMEOUT_MS } from '../../lib/clients/stream-http';
 import { StreamError } from '../../lib/handler/stream-error';
 import { within } from '../support/http-clients';

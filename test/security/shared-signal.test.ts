@@ -3,7 +3,7 @@ import { getEventListeners, getMaxListeners } from 'node:events';
 import type { StreamingHandle } from '../../lib/handler/types';
 import { consumeStream, startStream, type StreamOutcome } from '../../lib/driver/consume-stream';
 import { openChunkReader } from '../../lib/transport/byte-source';
-import { streamOpenAIChat } from '../../lib/clients/openai-chat-client';
+import { streamOpenAIChat } from '../../lib/clients/http-clients';
 import { ChatStream } from '../../lib/stream/chat-stream';
 import { trackedSource, type TrackedSource } from '../support/chunk-sources';
 import { recordingHandler } from '../support/recording-handler';

@@ -1,10 +1,6 @@
 import type { StreamingChatResponseHandler } from '../../lib/handler/types';
 import type { StreamOutcome } from '../../lib/driver/consume-stream';
-import { streamAnthropic } from '../../lib/clients/anthropic-client';
-import { streamGemini } from '../../lib/clients/gemini-client';
-import { streamOllama } from '../../lib/clients/ollama-client';
-import { streamOpenAIChat } from '../../lib/clients/openai-chat-client';
-import { streamOpenAIResponses } from '../../lib/clients/openai-responses-client';
+import { streamAnthropic, streamGemini, streamOllama, streamOpenAIChat, streamOpenAIResponses } from '../../lib/clients/http-clients';
 import type { HttpClientOptions } from '../../lib/clients/stream-http';
 import type { WireFormat } from '../../lib/wire/types';
 
