@@ -1,4 +1,5 @@
-// The public entry of partstream: re-exports only.
+// The public entry of partstream, for users: re-exports only. Adapter authors find the mappers
+// and the adapter contract in 'partstream/adapters' (lib/adapters.ts).
 
 // Message parts
 export type {
@@ -48,11 +49,11 @@ export {
 } from './handler/values';
 export type { ResponseMetadataFields } from './handler/values';
 export { HandlerCallbackError } from './handler/handler-callback-error';
+export { MappingTrackingHandler } from './tracker/mapping-tracking-handler';
+// Until the custom-adapter example uses consumeStream's `adapter` option:
 export { StreamController } from './driver/stream-controller';
 export type { SafeHandlerState } from './driver/safe-handler';
 export { SafeHandler } from './driver/safe-handler';
-export { MappingTrackingHandler } from './tracker/mapping-tracking-handler';
-export type { IncompleteToolCall } from './bridge/parts-bridge';
 export { PartsBridge } from './bridge/parts-bridge';
 
 // Subscriptions
@@ -62,8 +63,7 @@ export { CHAT_STREAM_HIGH_WATER_MARK, CHAT_STREAM_LOW_WATER_MARK } from './strea
 export type { ChatStreamEvents, ChatStreamEvent, ChatStreamEventName } from './stream/chat-stream-events';
 export { CHAT_STREAM_EVENT_NAMES } from './stream/chat-stream-events';
 
-// Providers
-export type { MapperTarget, StreamMapper } from './providers/stream-mapper';
+// Reading a provider's stream (a custom adapter's types: 'partstream/adapters')
 export type { WireFormat, SseFrame } from './wire/types';
 export type { StreamErrorKind, StreamErrorOptions } from './handler/stream-error';
 export { StreamError } from './handler/stream-error';
@@ -71,13 +71,7 @@ export type { StreamSource } from './transport/byte-source';
 export type { StreamOutcome, ConsumeStreamOptions } from './driver/consume-stream';
 export { consumeStream, DEFAULT_MAX_FRAME_BYTES } from './driver/consume-stream';
 export type { FormatOption } from './wire/sniff-format';
-export { OpenAIChatMapper, REFUSAL_ATTRIBUTE } from './providers/openai-chat/openai-chat-mapper';
-export { mapOpenAIChatFinishReason } from './providers/openai-chat/map-openai-chat-finish-reason';
-export { AnthropicMapper } from './providers/anthropic/anthropic-mapper';
-export { mapAnthropicStopReason } from './providers/anthropic/map-anthropic-stop-reason';
-export { OpenAIResponsesMapper } from './providers/openai-responses/openai-responses-mapper';
-export { GeminiMapper } from './providers/gemini/gemini-mapper';
-export { OllamaMapper } from './providers/ollama/ollama-mapper';
+export { REFUSAL_ATTRIBUTE } from './providers/openai-chat/openai-chat-mapper';
 
 // HTTP clients
 export type { HttpClientOptions, HttpStreamOutcome } from './clients/stream-http';

@@ -71,24 +71,30 @@ for (const file of listFiles(esmDir)) {
   if (next !== text) fs.writeFileSync(file, next);
 }
 
-// The CommonJS entry: the ES build itself, required. Its declaration re-exports the ES build's
-// declarations, so both entries also share one set of types.
+// The CommonJS entries, one per public entry point (package.json "exports"): the ES build itself,
+// required. Each declaration re-exports the ES build's declarations, so both also share one set of types.
+const ENTRIES = ['index', 'adapters'];
 fs.mkdirSync(cjsDir, { recursive: true });
-fs.writeFileSync(
-  path.join(cjsDir, 'index.cjs'),
-  [
-    "'use strict';",
-    '// The CommonJS entry is the ES module build, loaded with require() (Node >= 20.19): import and',
-    '// require share one copy of every module, so classes keep one identity (instanceof works across both).',
-    "module.exports = require('../esm/index.js');",
-    '',
-  ].join('\n'),
-);
-fs.writeFileSync(path.join(cjsDir, 'index.d.cts'), "export * from '../esm/index.js';\n");
+for (const entry of ENTRIES) {
+  fs.writeFileSync(
+    path.join(cjsDir, `${entry}.cjs`),
+    [
+      "'use strict';",
+      '// The CommonJS entry is the ES module build, loaded with require() (Node >= 20.19): import and',
+      '// require share one copy of every module, so classes keep one identity (instanceof works across both).',
+      `module.exports = require('../esm/${entry}.js');`,
+      '',
+    ].join('\n'),
+  );
+  fs.writeFileSync(path.join(cjsDir, `${entry}.d.cts`), `export * from '../esm/${entry}.js';\n`);
+}
 
 // Loading the CommonJS entry proves the rewritten specifiers resolve and that require() works.
 const names = Object.keys(require(path.join(cjsDir, 'index.cjs')));
 if (names.length === 0) throw new Error('Expected the built package to have runtime exports, got none');
+for (const entry of ENTRIES) {
+  if (Object.keys(require(path.join(cjsDir, `${entry}.cjs`))).length === 0) throw new Error(`Expected dist/cjs/${entry}.cjs to have runtime exports, got none`);
+}
 
 // Dated last, with the build's start time: a complete build, and what it was built from.
 fs.utimesSync(stamp, started, started);

@@ -86,4 +86,9 @@ describe('public option types under exactOptionalPropertyTypes', function () {
     const { program, entry } = userProgram();
     expect(optionalPropertiesRejectingUndefined(program, entry)).to.deep.equal([]);
   });
+
+  it('declares every optional property reachable from lib/adapters.ts as `?: T | undefined`', () => {
+    const { program, adaptersEntry } = userProgram();
+    expect(optionalPropertiesRejectingUndefined(program, adaptersEntry)).to.deep.equal([]);
+  });
 });

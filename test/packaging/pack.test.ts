@@ -68,7 +68,7 @@ describe('the packed npm package (slow: build + npm pack + install + lint, ~30 s
     work = mkdtempSync(path.join(tmpdir(), 'partstream-pack-'));
     const pkg = path.join(work, 'pkg');
     mkdirSync(pkg);
-    for (const entry of ['package.json', 'README.md', 'LICENSE', 'tsconfig.json', 'tsconfig.build.json', 'scripts', 'bin', 'lib']) {
+    for (const entry of ['package.json', 'README.md', 'LICENSE', 'tsconfig.json', 'tsconfig.build.json', 'scripts', 'bin', 'adapters', 'lib']) {
       if (existsSync(path.join(repo, entry))) cpSync(path.join(repo, entry), path.join(pkg, entry), { recursive: true });
     }
     symlinkSync(path.join(repo, 'node_modules'), path.join(pkg, 'node_modules'), 'dir');
@@ -101,10 +101,10 @@ describe('the packed npm package (slow: build + npm pack + install + lint, ~30 s
     if (work !== undefined) rmSync(work, { recursive: true, force: true });
   });
 
-  it('ships only dist/, the bin launcher, README, LICENSE and package.json', () => {
+  it('ships only dist/, the bin launcher, the adapters/ resolution stub, README, LICENSE and package.json', () => {
     const files = pack.files.map((file) => file.path);
     const topLevel = [...new Set(files.map((file) => file.split('/')[0]))].sort();
-    const expected = ['README.md', 'bin', 'dist', 'package.json'];
+    const expected = ['README.md', 'adapters', 'bin', 'dist', 'package.json'];
     if (existsSync(path.join(repo, 'LICENSE'))) expected.unshift('LICENSE');
     expect({ topLevel, bin: files.filter((file) => file.startsWith('bin/')) }).to.deep.equal({
       topLevel: expected.sort(),
@@ -121,7 +121,7 @@ describe('the packed npm package (slow: build + npm pack + install + lint, ~30 s
     });
     const cjs = [...files].filter((file) => file.startsWith('dist/cjs/')).sort();
     const unexpected = [...files].filter((file) => file.startsWith('dist/esm/') && !/\.(js|d\.ts)$/.test(file) && file !== 'dist/esm/package.json');
-    expect({ missing, unexpected, cjs }).to.deep.equal({ missing: [], unexpected: [], cjs: ['dist/cjs/index.cjs', 'dist/cjs/index.d.cts'] });
+    expect({ missing, unexpected, cjs }).to.deep.equal({ missing: [], unexpected: [], cjs: ['dist/cjs/adapters.cjs', 'dist/cjs/adapters.d.cts', 'dist/cjs/index.cjs', 'dist/cjs/index.d.cts'] });
   });
 
   it('passes publint (strict) and @arethetypeswrong/cli in every resolution mode', () => {
@@ -173,6 +173,31 @@ import('partstream').then((imported) => {
 });`;
     const out = runOk(process.execPath, ['-e', script], app);
     expect(JSON.parse(out)).to.deep.equal({ sameNames: true, sameObjects: true, streamError: true, instanceofAcross: true });
+  });
+
+  it("serves 'partstream/adapters' to require() and import as one copy, and keeps the mappers off the root entry", () => {
+    const script = `
+const required = require('partstream/adapters');
+const root = require('partstream');
+import('partstream/adapters').then((imported) => {
+  const names = Object.keys(required).sort();
+  console.log(JSON.stringify({
+    names,
+    sameObjects: names.every((name) => required[name] === imported[name]),
+    onRoot: names.filter((name) => name in root),
+    framing: new required.AnthropicMapper().framing,
+  }));
+});`;
+    const out = runOk(process.execPath, ['-e', script], app);
+    expect(JSON.parse(out)).to.deep.equal({
+      names: [
+        'AnthropicMapper', 'GeminiMapper', 'OllamaMapper', 'OpenAIChatMapper', 'OpenAIResponsesMapper', 'mapAnthropicStopReason',
+        'mapGeminiFinishReason', 'mapOllamaFinishReason', 'mapOpenAIChatFinishReason', 'mapOpenAIResponsesFinishReason',
+      ],
+      sameObjects: true,
+      onRoot: [],
+      framing: 'sse',
+    });
   });
 
   it('works with import: named exports are the same objects as require() gives', () => {

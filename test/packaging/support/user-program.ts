@@ -48,13 +48,15 @@ export const USER_SETTINGS: ts.CompilerOptions = {
   typeRoots: [path.join(REPO, 'node_modules', '@types')],
   skipLibCheck: true,
   esModuleInterop: true,
-  paths: { partstream: [path.join(REPO, 'lib', 'index.ts')] },
+  paths: { partstream: [path.join(REPO, 'lib', 'index.ts')], 'partstream/adapters': [path.join(REPO, 'lib', 'adapters.ts')] },
 };
 
 /** One program over the public entry, each README block (a file of its own) and each example. */
 export interface UserProgram {
   readonly program: ts.Program;
   readonly entry: string;
+  /** The adapter authors' entry, `partstream/adapters`. */
+  readonly adaptersEntry: string;
   /** The README blocks' files, each with the block it holds. */
   readonly snippets: readonly { readonly file: string; readonly snippet: Snippet }[];
   readonly examples: readonly string[];
@@ -79,8 +81,9 @@ export function userProgram(): UserProgram {
     .filter((file) => file.endsWith('.ts'))
     .map((file) => path.join(REPO, 'examples', file));
   const entry = path.join(REPO, 'lib', 'index.ts');
-  const program = ts.createProgram({ rootNames: [entry, ...snippets.map((s) => s.file), ...examples], options: USER_SETTINGS });
-  cached = { program, entry, snippets, examples };
+  const adaptersEntry = path.join(REPO, 'lib', 'adapters.ts');
+  const program = ts.createProgram({ rootNames: [entry, adaptersEntry, ...snippets.map((s) => s.file), ...examples], options: USER_SETTINGS });
+  cached = { program, entry, adaptersEntry, snippets, examples };
   return cached;
 }
 

@@ -1,0 +1,22 @@
+// The entry for adapter authors, `partstream/adapters`: re-exports only. A provider author writes
+// a `StreamMapper` and hands it to `consumeStream(source, handler, { adapter })` from the root
+// entry; partstream's own five mappers and their finish-reason maps are here to read, wrap or test against.
+
+// The adapter contract
+export type { MapperTarget, StreamMapper, MapperFactory } from './providers/stream-mapper';
+export type { SseFrame, WireFormat } from './wire/types';
+export type { IncompleteToolCall } from './bridge/parts-bridge';
+
+// partstream's own mappers, one per wire format
+export { OpenAIChatMapper } from './providers/openai-chat/openai-chat-mapper';
+export { OpenAIResponsesMapper } from './providers/openai-responses/openai-responses-mapper';
+export { AnthropicMapper } from './providers/anthropic/anthropic-mapper';
+export { GeminiMapper } from './providers/gemini/gemini-mapper';
+export { OllamaMapper } from './providers/ollama/ollama-mapper';
+
+// Each provider's finish reason, as the mappers map it into `FinishReason`
+export { mapOpenAIChatFinishReason } from './providers/openai-chat/map-openai-chat-finish-reason';
+export { mapOpenAIResponsesFinishReason } from './providers/openai-responses/map-openai-responses-finish-reason';
+export { mapAnthropicStopReason } from './providers/anthropic/map-anthropic-stop-reason';
+export { mapGeminiFinishReason } from './providers/gemini/map-gemini-finish-reason';
+export { mapOllamaFinishReason } from './providers/ollama/map-ollama-finish-reason';

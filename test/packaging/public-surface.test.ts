@@ -1,0 +1,108 @@
+import { expect } from 'chai';
+import path from 'node:path';
+import ts from 'typescript';
+import { REPO, userProgram } from './support/user-program';
+
+// The two entries' exact public names: a new export, or one that leaves, is a deliberate change
+// made here too. And no public class or function carries an `@internal` member: whatever the
+// `.d.ts` shows a user is supported.
+
+/** The exported names of `entry`, sorted. */
+function exportedNames(program: ts.Program, entry: string): string[] {
+  const checker = program.getTypeChecker();
+  const source = program.getSourceFile(entry);
+  const moduleSymbol = source === undefined ? undefined : checker.getSymbolAtLocation(source);
+  if (moduleSymbol === undefined) throw new Error(`Expected ${entry} to be a module, got none`);
+  return checker.getExportsOfModule(moduleSymbol).map((symbol) => symbol.getName()).sort();
+}
+
+/** `file:line Name.member` for each public declaration reachable from `entry` whose JSDoc says `@internal`. */
+function internalMembers(program: ts.Program, entry: string): string[] {
+  const checker = program.getTypeChecker();
+  const moduleSymbol = checker.getSymbolAtLocation(program.getSourceFile(entry) as ts.SourceFile) as ts.Symbol;
+  const found: string[] = [];
+  const isInternal = (node: ts.Node): boolean => ts.getJSDocTags(node).some((tag) => tag.tagName.text === 'internal');
+  const isPrivate = (node: ts.Declaration): boolean =>
+    (ts.getCombinedModifierFlags(node) & (ts.ModifierFlags.Private | ts.ModifierFlags.Protected)) !== 0 ||
+    ((ts.isPropertyDeclaration(node) || ts.isMethodDeclaration(node)) && ts.isPrivateIdentifier(node.name));
+  const where = (node: ts.Node, name: string): string => {
+    const file = node.getSourceFile();
+    const line = file.getLineAndCharacterOfPosition(node.getStart()).line + 1;
+    return `${path.relative(REPO, file.fileName)}:${line} ${name}`;
+  };
+  for (const exported of checker.getExportsOfModule(moduleSymbol)) {
+    const symbol = exported.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(exported) : exported;
+    for (const declaration of symbol.getDeclarations() ?? []) {
+      if (isInternal(declaration)) found.push(where(declaration, symbol.getName()));
+      if (!ts.isClassDeclaration(declaration) && !ts.isInterfaceDeclaration(declaration)) continue;
+      for (const member of declaration.members) {
+        if (isPrivate(member) || !isInternal(member)) continue;
+        found.push(where(member, `${symbol.getName()}.${member.name?.getText() ?? 'constructor'}`));
+      }
+    }
+  }
+  return found.sort();
+}
+
+const ROOT_NAMES = [
+  'ANTHROPIC_BASE_URL', 'AggregatedMessage', 'AggregationChunk', 'AggregationMetadata', 'AiMessage', 'AnthropicCacheControl',
+  'AnthropicClientOptions', 'AnthropicCustomTool', 'AnthropicMessageParam', 'AnthropicRequest', 'AnthropicSystemBlock',
+  'AnthropicThinkingConfig', 'AnthropicTool', 'AnthropicToolChoice', 'BuiltInTool', 'CHAT_STREAM_EVENT_NAMES',
+  'CHAT_STREAM_HIGH_WATER_MARK', 'CHAT_STREAM_LOW_WATER_MARK', 'CallbackResult', 'ChatMessage', 'ChatMessageType', 'ChatResponse',
+  'ChatResponseMetadata', 'ChatStream', 'ChatStreamEvent', 'ChatStreamEventName', 'ChatStreamEvents', 'ChatStreamStatus',
+  'CompleteToolCall', 'ConsumeStreamOptions', 'DEFAULT_MAX_FRAME_BYTES', 'DEFAULT_MAX_RETRIES', 'ExtraBody', 'FinishReason',
+  'FormatOption', 'GEMINI_BASE_URL', 'GeminiClientOptions', 'GeminiContentParam', 'GeminiFunctionDeclaration',
+  'GeminiGenerationConfig', 'GeminiRequest', 'GeminiSafetySetting', 'GeminiThinkingConfig', 'GeminiTool', 'HandlerCallbackError',
+  'HandlerCallbackName', 'HttpClientOptions', 'HttpResponseInfo', 'HttpStreamOutcome', 'INCOMPLETE_ATTRIBUTE', 'JsonObject',
+  'JsonRecord', 'JsonSchema', 'JsonSyntaxError', 'JsonValue', 'MappingTrackingHandler', 'Media', 'MediaPart', 'MessageAggregator',
+  'MessagePart', 'MessagePartType', 'OLLAMA_HOST', 'OPENAI_BASE_URL', 'OllamaClientOptions', 'OllamaMessageParam',
+  'OllamaModelOptions', 'OllamaRequest', 'OllamaTool', 'OpaquePayload', 'OpenAIChatMessageParam', 'OpenAIChatRequest',
+  'OpenAIChatTool', 'OpenAIChatToolChoice', 'OpenAIClientOptions', 'OpenAIFunctionDefinition', 'OpenAIReasoningEffort',
+  'OpenAIResponseFormat', 'OpenAIResponsesFunctionTool', 'OpenAIResponsesRequest', 'OpenAIResponsesTextFormat',
+  'OpenAIResponsesTool', 'OpenAIServiceTier', 'PARTSTREAM_VERSION', 'PartAttributes', 'PartJSON', 'PartOptions', 'PartialResponse',
+  'PartialResponseContext', 'PartialThinking', 'PartialThinkingContext', 'PartialToolCall', 'PartialToolCallContext',
+  'PartsBridge', 'REFUSAL_ATTRIBUTE', 'ReasoningPart', 'ReasoningPartOptions', 'ResponseMetadataFields', 'SafeHandler',
+  'SafeHandlerState', 'SseFrame', 'StreamController', 'StreamError', 'StreamErrorKind', 'StreamErrorOptions', 'StreamOutcome',
+  'StreamSource', 'StreamingChatResponseHandler', 'StreamingHandle', 'StreamingPartIndexer', 'StreamingParts', 'SystemMessage',
+  'TextPart', 'TokenUsage', 'TokenUsageDetails', 'ToolCall', 'ToolCallInput', 'ToolCallPart', 'ToolExecutionRequest',
+  'ToolExecutionResultMessage', 'ToolResultInput', 'ToolResultPart', 'UnknownPart', 'UserMessage', 'WireFormat', 'aiMessage',
+  'chatResponse', 'completeToolCall', 'consumeStream', 'isIncompleteToolCall', 'mediaPart', 'messagesFromJSON', 'messagesToJSON',
+  'parsePartialJson', 'parseToolArguments', 'partFromJSON', 'partToJSON', 'partialResponse', 'partialThinking', 'partialToolCall',
+  'partsFromJSON', 'partsToJSON', 'reasoningPart', 'responseMetadata', 'streamAnthropic', 'streamGemini', 'streamOllama',
+  'streamOpenAIChat', 'streamOpenAIResponses', 'systemMessage', 'textPart', 'toAnthropicMessages', 'toGeminiContents',
+  'toOllamaMessages', 'toOpenAIChatMessages', 'toOpenAIResponsesInput', 'tokenUsage', 'toolCallPart', 'toolExecutionRequest',
+  'toolExecutionResultMessage', 'toolResultPart', 'unknownPart', 'userMessage', 'withAttributes',
+];
+
+const ADAPTER_NAMES = [
+  'AnthropicMapper', 'GeminiMapper', 'IncompleteToolCall', 'MapperFactory', 'MapperTarget', 'OllamaMapper', 'OpenAIChatMapper',
+  'OpenAIResponsesMapper', 'SseFrame', 'StreamMapper', 'WireFormat', 'mapAnthropicStopReason', 'mapGeminiFinishReason',
+  'mapOllamaFinishReason', 'mapOpenAIChatFinishReason', 'mapOpenAIResponsesFinishReason',
+];
+
+describe('public surface: the two entries', function () {
+  this.timeout(60_000);
+
+  it("'partstream' exports exactly the users' names (SPEC §0 included, no driver internals)", () => {
+    const { program, entry } = userProgram();
+    expect(exportedNames(program, entry)).to.deep.equal([...ROOT_NAMES].sort());
+    for (const name of ['withAttributes', 'partToJSON', 'partFromJSON', 'StreamingParts', 'StreamingPartIndexer', 'MessageAggregator',
+      'HandlerCallbackError', 'MappingTrackingHandler', 'PartsBridge', 'ChatStream', 'consumeStream']) {
+      expect(ROOT_NAMES, `SPEC §0 names ${name}`).to.include(name);
+    }
+  });
+
+  it("'partstream/adapters' exports exactly the adapter contract, the five mappers and their five finish-reason maps", () => {
+    const { program, adaptersEntry } = userProgram();
+    expect(exportedNames(program, adaptersEntry)).to.deep.equal([...ADAPTER_NAMES].sort());
+  });
+
+  it('has no mapper on the root entry: adapter internals live on the subpath only', () => {
+    expect(ROOT_NAMES.filter((name) => /Mapper$|^map[A-Z]/.test(name))).to.deep.equal([]);
+  });
+
+  it('marks no public class member, function or constant @internal (what the .d.ts shows is supported)', () => {
+    const { program, entry, adaptersEntry } = userProgram();
+    expect([...internalMembers(program, entry), ...internalMembers(program, adaptersEntry)]).to.deep.equal([]);
+  });
+});
