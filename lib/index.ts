@@ -32,9 +32,9 @@ export type {
   AnthropicPassthroughBlockParam, AnthropicCitationParam, AnthropicImageMediaType,
 } from './replay/anthropic-message-param';
 export { toAnthropicMessages } from './replay/to-anthropic-messages';
-export type { GeminiContentParam } from './replay/to-gemini-contents';
+export type { GeminiContentParam, GeminiContentsInput, GeminiPartParam } from './replay/gemini-content-param';
 export { toGeminiContents } from './replay/to-gemini-contents';
-export type { OllamaMessageParam } from './replay/to-ollama-messages';
+export type { OllamaMessageParam, OllamaMessagesInput, OllamaToolCallParam } from './replay/ollama-message-param';
 export { toOllamaMessages } from './replay/to-ollama-messages';
 export { parsePartialJson } from './replay/parse-partial-json';
 export { parseToolArguments } from './replay/parse-tool-arguments';
