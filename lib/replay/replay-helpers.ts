@@ -74,3 +74,37 @@ export function resultText(content: string | readonly MessagePart[], provider: s
 export function joinSystem(texts: readonly string[]): string | undefined {
   return texts.length === 0 ? undefined : texts.join('\n\n');
 }
+
+/** The prefix of the ids `ToolCallIds` makes up for calls that came without one. */
+export const MISSING_CALL_ID_PREFIX = 'partstream-call-';
+
+/**
+ * Tool-call ids for a provider that requires them (OpenAI Chat and Responses, Anthropic). A call
+ * without an id (made by Gemini or Ollama, which may give none) gets `partstream-call-<n>`, `n`
+ * counting such calls from 1 in conversation order, so the same conversation always gets the
+ * same ids; a result without an id takes the id of the oldest unanswered such call of its name.
+ * One instance per conversation converted.
+ */
+export class ToolCallIds {
+  private made = 0;
+  private readonly unanswered: Array<{ readonly name: string; readonly id: string }> = [];
+
+  /** The call's id, or the next made-up one (remembered for its result). */
+  forCall(call: ToolCall): string {
+    if (call.id !== null) return call.id;
+    this.made += 1;
+    const id = `${MISSING_CALL_ID_PREFIX}${this.made}`;
+    this.unanswered.push({ name: call.name ?? '', id });
+    return id;
+  }
+
+  /** The id a result answers: its own, else that of the oldest unanswered call of its name without one; a `TypeError` when there is none. */
+  forResult(request: { readonly id: string | null; readonly name: string }, provider: string): string {
+    if (request.id !== null) return request.id;
+    const at = this.unanswered.findIndex((call) => call.name === request.name);
+    if (at < 0) {
+      throw new TypeError(`Expected the tool result for ${JSON.stringify(request.name)} to have an id (${provider} requires one), got none and no call without an id before it`);
+    }
+    return this.unanswered.splice(at, 1)[0]!.id;
+  }
+}

@@ -2,36 +2,29 @@ import type { AiMessage } from '../handler/types';
 import type { MessagePart } from '../parts/types';
 import type { ChatMessage, ToolExecutionResultMessage } from './chat-message';
 import { requireChatMessages } from './chat-message';
-import type { JsonObject } from './replay-helpers';
-import { argumentsObject, isIncomplete, joinSystem, mediaBase64, parseRawJson, payloadData, resultText } from './replay-helpers';
+import type { GeminiContentParam, GeminiContentsInput, GeminiPartParam } from './gemini-content-param';
+import { argumentsObject, isIncomplete, joinSystem, mediaBase64, mediaUrl, parseRawJson, payloadData, resultText } from './replay-helpers';
 
 const PROVIDER = 'google';
 
-/** A Gemini `Content`: a role and its parts. */
-export interface GeminiContentParam {
-  readonly role: 'user' | 'model';
-  readonly parts: JsonObject[];
-}
-
-function userParts(content: string | readonly MessagePart[]): JsonObject[] {
+function userParts(content: string | readonly MessagePart[]): GeminiPartParam[] {
   if (typeof content === 'string') return [{ text: content }];
-  return content.map((part): JsonObject => {
+  return content.map((part): GeminiPartParam => {
     if (part.type === 'text') return { text: part.text };
     if (part.type !== 'media') throw new TypeError(`Expected Gemini user content to be text or media parts, got a ${part.type} part`);
     const base64 = mediaBase64(part.media);
-    return base64 === null ? { fileData: { mimeType: part.media.mimeType, fileUri: part.media.data } } : { inlineData: { mimeType: part.media.mimeType, data: base64 } };
+    return base64 === null ? { fileData: { mimeType: part.media.mimeType, fileUri: mediaUrl(part.media) } } : { inlineData: { mimeType: part.media.mimeType, data: base64 } };
   });
 }
 
 // The thought signature rides on the very part it came with (text, thought or functionCall).
-function withSignature(out: JsonObject, part: MessagePart): JsonObject {
+function withSignature(out: GeminiPartParam, part: MessagePart): GeminiPartParam {
   const signature = payloadData(part.payload, PROVIDER, 'thought_signature');
-  if (signature !== null) out.thoughtSignature = signature;
-  return out;
+  return signature === null ? out : { ...out, thoughtSignature: signature };
 }
 
-function modelParts(message: AiMessage): JsonObject[] {
-  const parts: JsonObject[] = [];
+function modelParts(message: AiMessage): GeminiPartParam[] {
+  const parts: GeminiPartParam[] = [];
   for (const part of message.parts) {
     if (isIncomplete(part)) continue;
     switch (part.type) {
@@ -43,9 +36,10 @@ function modelParts(message: AiMessage): JsonObject[] {
         if (part.payload === null || part.payload.provider === PROVIDER) parts.push(withSignature({ text: part.text ?? '', thought: true }, part));
         break;
       case 'tool_call': {
-        const call: JsonObject = { name: part.toolCall.name ?? '', args: argumentsObject(part.toolCall) };
-        if (part.toolCall.id !== null) call.id = part.toolCall.id;
-        parts.push(withSignature({ functionCall: call }, part));
+        // Gemini's id is optional (Gemini 2 sends none): a call without one goes back without one.
+        const { id, name } = part.toolCall;
+        const args = argumentsObject(part.toolCall);
+        parts.push(withSignature({ functionCall: id === null ? { name: name ?? '', args } : { name: name ?? '', args, id } }, part));
         break;
       }
       case 'media': {
@@ -54,7 +48,7 @@ function modelParts(message: AiMessage): JsonObject[] {
         break;
       }
       case 'unknown':
-        if (part.provider === PROVIDER) parts.push(parseRawJson(part.rawJson, `the Gemini ${part.kind} part`) as JsonObject);
+        if (part.provider === PROVIDER) parts.push(parseRawJson(part.rawJson, `the Gemini ${part.kind} part`) as GeminiPartParam);
         break;
       case 'tool_result':
         break;
@@ -63,11 +57,10 @@ function modelParts(message: AiMessage): JsonObject[] {
   return parts;
 }
 
-function functionResponse(m: ToolExecutionResultMessage): JsonObject {
+function functionResponse(m: ToolExecutionResultMessage): GeminiPartParam {
   const text = resultText(m.content, 'Gemini');
-  const response: JsonObject = { name: m.request.name, response: m.isError ? { error: text } : { output: text } };
-  if (m.request.id !== null) response.id = m.request.id;
-  return { functionResponse: response };
+  const response = { name: m.request.name, response: m.isError ? { error: text } : { output: text } };
+  return { functionResponse: m.request.id === null ? response : { ...response, id: m.request.id } };
 }
 
 /**
@@ -76,12 +69,13 @@ function functionResponse(m: ToolExecutionResultMessage): JsonObject {
  * the part it came with; Gemini unknown parts as they came; function calls with object `args`
  * (`TypeError` naming the call otherwise); consecutive tool results become one user turn of
  * `functionResponse` parts (`{output}` or, for an error, `{error}`). Other providers' payloads,
- * reasoning and parts and incomplete tool calls are left out. Pure: no I/O.
+ * reasoning and parts and incomplete tool calls are left out. Ids are optional in Gemini: a call
+ * or result without one goes back without one. Pure: no I/O.
  */
-export function toGeminiContents(messages: readonly ChatMessage[]): { systemInstruction?: { parts: Array<{ text: string }> } | undefined; contents: GeminiContentParam[] } {
+export function toGeminiContents(messages: readonly ChatMessage[]): GeminiContentsInput {
   const system: string[] = [];
   const contents: GeminiContentParam[] = [];
-  let toolTurn: JsonObject[] | null = null;
+  let toolTurn: GeminiPartParam[] | null = null;
   for (const m of requireChatMessages(messages, 'toGeminiContents')) {
     switch (m.type) {
       case 'system':

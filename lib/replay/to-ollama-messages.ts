@@ -1,11 +1,8 @@
 import type { AiMessage } from '../handler/types';
 import type { ChatMessage, UserMessage } from './chat-message';
 import { requireChatMessages } from './chat-message';
-import type { JsonObject } from './replay-helpers';
+import type { OllamaMessageParam, OllamaMessagesInput, OllamaToolCallParam } from './ollama-message-param';
 import { argumentsObject, isIncomplete, mediaBase64, resultText } from './replay-helpers';
-
-/** An Ollama `/api/chat` message, as the converter builds it. */
-export type OllamaMessageParam = JsonObject & { readonly role: 'system' | 'user' | 'assistant' | 'tool'; readonly content: string };
 
 function userMessageParam(content: UserMessage['content']): OllamaMessageParam {
   if (typeof content === 'string') return { role: 'user', content };
@@ -26,26 +23,29 @@ function userMessageParam(content: UserMessage['content']): OllamaMessageParam {
 function assistantMessage(message: AiMessage): OllamaMessageParam {
   let text = '';
   let thinking: string | null = null;
-  const toolCalls: JsonObject[] = [];
+  const toolCalls: OllamaToolCallParam[] = [];
   for (const part of message.parts) {
     if (isIncomplete(part)) continue;
     if (part.type === 'text') text += part.text;
     else if (part.type === 'reasoning' && part.text !== null && part.text !== '') thinking = (thinking ?? '') + part.text;
     else if (part.type === 'tool_call') toolCalls.push({ function: { name: part.toolCall.name ?? '', arguments: argumentsObject(part.toolCall) } });
   }
-  const out: JsonObject & { role: 'assistant'; content: string } = { role: 'assistant', content: text };
-  if (thinking !== null) out.thinking = thinking;
-  if (toolCalls.length > 0) out.tool_calls = toolCalls;
-  return out;
+  return {
+    role: 'assistant',
+    content: text,
+    ...(thinking === null ? {} : { thinking }),
+    ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}),
+  };
 }
 
 /**
  * The conversation as Ollama `/api/chat` `messages`, in order: system, user (text and base64
  * `images`), assistant (text, `thinking`, `tool_calls` with object arguments — a `TypeError`
  * naming the call otherwise) and one `tool` message per result with its `tool_name`. Payloads and
- * unknown parts (all another provider's) and incomplete tool calls are left out. Pure: no I/O.
+ * unknown parts (all another provider's) and incomplete tool calls are left out. Ollama has no
+ * tool-call ids: results are matched by `tool_name` and order. Pure: no I/O.
  */
-export function toOllamaMessages(messages: readonly ChatMessage[]): { messages: OllamaMessageParam[] } {
+export function toOllamaMessages(messages: readonly ChatMessage[]): OllamaMessagesInput {
   const out: OllamaMessageParam[] = [];
   for (const m of requireChatMessages(messages, 'toOllamaMessages')) {
     switch (m.type) {

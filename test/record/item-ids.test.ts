@@ -27,6 +27,9 @@ const argsDelta = (outputIndex: number, itemId: string, delta: string): TypedEve
 const encrypted = (data: string): OpaquePayload => ({ provider: 'openai', kind: 'encrypted_content', data });
 const item = (itemId: string) => ({ attributes: { itemId } });
 const call = (itemId: string, id: string, name: string, args: string): MessagePart => toolCallPart({ id, type: 'function', name, arguments: args }, item(itemId));
+// A custom tool call's part also says what item it was, so that replay sends a custom_tool_call back.
+const customCall = (itemId: string, id: string, name: string, input: string): MessagePart =>
+  toolCallPart({ id, type: 'function', name, arguments: input }, { attributes: { itemId, itemType: 'custom_tool_call' } });
 
 async function finalParts(events: readonly TypedEvent[], chunkSize = 0): Promise<{ parts: MessagePart[]; status: string; finishReason: string | null }> {
   const run = await runBody(typedSse(events), 'openai-responses', chunkSize);
@@ -84,7 +87,7 @@ describe('OpenAI Responses parts keep their output item id (itemId)', () => {
     const expected = [
       reasoningPart('Look it up.', { payload: encrypted('ENC-1'), ...item('rs_1') }),
       call('fc_1', 'call_1', 'lookup', '{"q":"tides"}'),
-      call('ct_1', 'call_2', 'run_sql', 'SELECT 1'),
+      customCall('ct_1', 'call_2', 'run_sql', 'SELECT 1'),
       unknownPart('openai', 'web_search_call', '{"id":"ws_1","type":"web_search_call","status":"completed","action":{"type":"search","query":"tides today"}}', item('ws_1')),
       textPart('High tide at noon.', {
         payload: { provider: 'openai', kind: 'annotations', data: '[{"type":"url_citation","start_index":0,"end_index":4,"url":"https://example.com/tides","title":"Tides"}]' },
@@ -129,7 +132,7 @@ describe('OpenAI Responses parts keep their output item id (itemId)', () => {
     ]);
     expect(run.parts).to.deep.equal([
       call('fc_1', 'call_1', 'f', '{}'),
-      toolCallPart({ id: 'call_2', type: 'function', name: 'run_sql', arguments: 'SELECT * FR' }, { attributes: { incomplete: 'true', itemId: 'ct_1' } }),
+      toolCallPart({ id: 'call_2', type: 'function', name: 'run_sql', arguments: 'SELECT * FR' }, { attributes: { incomplete: 'true', itemId: 'ct_1', itemType: 'custom_tool_call' } }),
     ]);
   });
 
@@ -141,7 +144,7 @@ describe('OpenAI Responses parts keep their output item id (itemId)', () => {
       done(0, { id: 'ct_1', type: 'custom_tool_call', status: 'completed', call_id: 'call_1', name: 'write_sql', input: 'SELECT 1' }),
       completed(),
     ]);
-    expect(run.parts).to.deep.equal([call('ct_1', 'call_1', 'write_sql', 'SELECT 1')]);
+    expect(run.parts).to.deep.equal([customCall('ct_1', 'call_1', 'write_sql', 'SELECT 1')]);
   });
 
   it('on the text of a message whose output_item.done never came', async () => {
@@ -253,11 +256,19 @@ const available = fixturesAvailable('item id fixtures');
   for (const entry of available ? fixtureEntries('openai-responses') : []) {
     it(entry.file, async () => {
       const bytes = readFixture(entry.file);
-      const expected = expectedItemParts(referenceSseFrames(bytes));
+      const frames = referenceSseFrames(bytes);
+      const expected = expectedItemParts(frames);
+      // The custom tool calls, read from the recorded items: their parts say so (itemType).
+      const customIds = new Set(
+        frames.map((frame) => JSON.parse(frame.data) as Json).filter((event) => event.type === 'response.output_item.done' && (event.item as Json).type === 'custom_tool_call').map((event) => (event.item as Json).id as string),
+      );
       const run = await recordRun([bytes], 'openai-responses');
       const parts = run.response.aiMessage.parts;
       expect(parts.map((part) => [part.type, part.attributes.itemId])).to.deep.equal(expected);
-      for (const part of parts) expect(Object.keys(part.attributes).sort()).to.deep.equal(['itemId']);
+      for (const part of parts) {
+        const custom = part.type === 'tool_call' && customIds.has(part.attributes.itemId ?? '');
+        expect(part.attributes).to.deep.equal(custom ? { itemId: part.attributes.itemId, itemType: 'custom_tool_call' } : { itemId: part.attributes.itemId });
+      }
     });
   }
 });

@@ -50,7 +50,7 @@ function replay(format: WireFormat, ai: AiMessage): Replayed {
       }
       break;
     case 'openai-chat': {
-      const msg = toOpenAIChatMessages([userMessage('q'), ai]).messages[1]!;
+      const msg = toOpenAIChatMessages([userMessage('q'), ai]).messages[1] as Json;
       for (const c of (msg.tool_calls as Json[] | undefined) ?? []) {
         const fn = c.function as Json;
         calls.push({ id: c.id as string, name: fn.name as string, args: fn.arguments });

@@ -116,7 +116,7 @@ describe('replay rules every converter keeps', () => {
     const messages = [userMessage([textPart('see'), png])];
     expect(toAnthropicMessages(messages).messages[0]!.content).to.deep.equal([{ type: 'text', text: 'see' }, { type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'AQID' } }]);
     expect(toOpenAIChatMessages(messages).messages[0]!.content).to.deep.equal([{ type: 'text', text: 'see' }, { type: 'image_url', image_url: { url: 'data:image/png;base64,AQID' } }]);
-    expect(toOpenAIResponsesInput(messages).input[0]!.content).to.deep.equal([{ type: 'input_text', text: 'see' }, { type: 'input_image', image_url: 'data:image/png;base64,AQID', detail: 'auto' }]);
+    expect((toOpenAIResponsesInput(messages).input[0] as { content: unknown }).content).to.deep.equal([{ type: 'input_text', text: 'see' }, { type: 'input_image', image_url: 'data:image/png;base64,AQID', detail: 'auto' }]);
     expect(toGeminiContents(messages).contents[0]!.parts).to.deep.equal([{ text: 'see' }, { inlineData: { mimeType: 'image/png', data: 'AQID' } }]);
     expect(toOllamaMessages(messages).messages[0]).to.deep.equal({ role: 'user', content: 'see', images: ['AQID'] });
   });

@@ -29,6 +29,11 @@ function itemAttributes(id: string | null): PartAttributes | undefined {
   return id === null ? undefined : Object.freeze({ itemId: id });
 }
 
+/** The attributes of a custom tool call's part: `itemType` tells replay to send a `custom_tool_call` back. */
+function customCallAttributes(id: string): PartAttributes {
+  return Object.freeze({ itemId: id, itemType: 'custom_tool_call' });
+}
+
 /** The key of one content part's text run: kind, item id and the index within the item. */
 function partKey(kind: string, itemId: unknown, index: unknown): string {
   return `${kind}${String(itemId)}:${String(index)}`;
@@ -59,7 +64,8 @@ function partKey(kind: string, itemId: unknown, index: unknown): string {
  * - Every part keeps its output item's `id` (`rs_…`, `msg_…`, `fc_…`, `ws_…`) as the attribute
  *   `itemId`, set through `completeBlock`'s attributes once per item (never per delta) — on tool
  *   calls too, completed or kept incomplete (the accumulator passes it on). Replay needs it: a
- *   reasoning item goes back with its `id`. An item without an id gives its part none.
+ *   reasoning item goes back with its `id`. An item without an id gives its part none. A custom
+ *   tool call's part also carries `itemType: "custom_tool_call"` (replay sends it back as one).
  * - `response.completed` / `response.incomplete` end the stream with a complete response (id,
  *   model, usage, finish reason); `error` and `response.failed` end it with one `onError`
  *   (a `StreamError` of kind `provider`), whichever comes first. Finish reason: the `status`
@@ -80,6 +86,8 @@ export class OpenAIResponsesMapper implements StreamMapper<SseFrame> {
   private readonly calls = new ToolCallAccumulator<string>();
   /** Item ids of calls whose name is known (a call completes only with a name). */
   private readonly named = new Set<string>();
+  /** Item ids of the calls that are `custom_tool_call` items (free-text input, not JSON arguments). */
+  private readonly custom = new Set<string>();
   /**
    * Item ids of the calls by `call_id` and by output index: an `output_item.done` whose item id
    * differs from the one its deltas used still finds its call (completing it once, not twice).
@@ -134,13 +142,17 @@ export class OpenAIResponsesMapper implements StreamMapper<SseFrame> {
         this.itemAdded(event.item, event.output_index);
         return false;
       case 'response.function_call_arguments.delta':
+        this.argumentsDelta(target, event.item_id, event.delta, event.output_index);
+        return false;
       case 'response.custom_tool_call_input.delta':
+        if (typeof event.item_id === 'string') this.custom.add(event.item_id);
         this.argumentsDelta(target, event.item_id, event.delta, event.output_index);
         return false;
       case 'response.function_call_arguments.done':
         this.argumentsDone(target, event.item_id, event.arguments);
         return false;
       case 'response.custom_tool_call_input.done':
+        if (typeof event.item_id === 'string') this.custom.add(event.item_id);
         this.argumentsDone(target, event.item_id, event.input);
         return false;
       case 'response.output_item.done':
@@ -243,6 +255,7 @@ export class OpenAIResponsesMapper implements StreamMapper<SseFrame> {
     if (key === null || this.calls.has(key)) return;
     const name = str(item.name) ?? '';
     this.startCall(key, str(item.call_id), name, outputIndex);
+    if (item.type === 'custom_tool_call') this.custom.add(key);
     if (name.trim().length > 0) this.named.add(key);
   }
 
@@ -280,7 +293,8 @@ export class OpenAIResponsesMapper implements StreamMapper<SseFrame> {
     if (key === null || !this.calls.isOpen(key) || !this.named.has(key)) return;
     this.closeRun(target);
     const full = str(fullArguments);
-    this.calls.complete(key, target, full === null ? { attributes: itemAttributes(key) } : { arguments: full, attributes: itemAttributes(key) });
+    const attributes = this.callAttributes(key, key);
+    this.calls.complete(key, target, full === null ? { attributes } : { arguments: full, attributes });
   }
 
   private itemDone(target: MapperTarget, item: ResponsesOutputItem | undefined, outputIndex: unknown): void {
@@ -313,14 +327,20 @@ export class OpenAIResponsesMapper implements StreamMapper<SseFrame> {
     if (!this.calls.has(key)) this.startCall(key, str(item.call_id), name ?? '', outputIndex);
     else if (this.calls.isOpen(key)) this.calls.identify(key, str(item.call_id), name);
     else return;
+    if (item.type === 'custom_tool_call') this.custom.add(key);
     const full = item.type === 'function_call' ? str(item.arguments) : str(item.input);
     // The done item's own id: the item as completed, which a later request sends back.
-    const attributes = itemAttributes(id ?? key);
+    const attributes = this.callAttributes(key, id ?? key);
     const completion = full === null ? { attributes } : { arguments: full, attributes };
     this.closeRun(target);
     // An item done as `incomplete` was cut off (e.g. at max_output_tokens): it is no call to run.
     if (item.status === 'incomplete') this.calls.abandon(key, target, completion);
     else this.calls.complete(key, target, completion);
+  }
+
+  /** The attributes of call `key`'s part, its item id `id`: a custom call's say so. */
+  private callAttributes(key: string, id: string): PartAttributes | undefined {
+    return this.custom.has(key) ? customCallAttributes(id) : itemAttributes(id);
   }
 
   private complete(target: MapperTarget, response: ResponsesResponse | undefined, fallbackStatus: string): void {
@@ -334,7 +354,7 @@ export class OpenAIResponsesMapper implements StreamMapper<SseFrame> {
     // done events never came) end before the response does: complete, or cut off when the
     // response stopped at max_output_tokens.
     this.closeRun(target);
-    this.calls.endAll(target, mapped, (key) => ({ attributes: itemAttributes(key) }));
+    this.calls.endAll(target, mapped, (key) => ({ attributes: this.callAttributes(key, key) }));
     const usage = snapshot.usage;
     const metadata = responseMetadata({
       id: this.id,
