@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import type { AiMessage } from '../../lib/handler/types';
-import { consumeStream } from '../../lib/providers/consume-stream';
-import type { WireFormat } from '../../lib/providers/types';
+import { consumeStream } from '../../lib/driver/consume-stream';
+import type { WireFormat } from '../../lib/wire/types';
 import { userMessage } from '../../lib/replay/chat-message';
 import { toAnthropicMessages } from '../../lib/replay/to-anthropic-messages';
 import { toGeminiContents } from '../../lib/replay/to-gemini-contents';
