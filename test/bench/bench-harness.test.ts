@@ -161,15 +161,32 @@ describe('bench harness', () => {
   });
 
   describe('measureColdStart', () => {
-    it('times fresh processes loading the build output against node -e 0', function () {
+    it('times fresh processes loading the build and the official SDKs, by require and by import, against node -e 0', function () {
       this.timeout(120_000);
       const cold = measureColdStart(`${__dirname}/../..`, 2, 0);
-      expect(cold.module).to.equal('dist/cjs/index.cjs');
+      expect({ module: cold.module, importModule: cold.importModule }).to.deep.equal({ module: 'dist/cjs/index.cjs', importModule: 'dist/node/index.js' });
+      expect(cold.loads.map((l) => `${l.how} ${l.package}`)).to.deep.equal([
+        'require partstream',
+        'import partstream',
+        'require openai',
+        'import openai',
+        'require @anthropic-ai/sdk',
+        'import @anthropic-ai/sdk',
+      ]);
       expect(cold.require.samples).to.have.length(2);
       expect(cold.floor.samples).to.have.length(2);
+      expect(cold.importFloor.samples).to.have.length(2);
       expect(cold.floor.median).to.be.greaterThan(0);
       expect(cold.differenceMs).to.be.closeTo(cold.require.median - cold.floor.median, 1e-9);
       expect(cold.ratio).to.be.closeTo(cold.require.median / cold.floor.median, 1e-9);
+      for (const load of cold.loads) {
+        expect([load.inProcess.samples, load.inProcessCpu.samples, load.process.samples].map((s) => s.length)).to.deep.equal([2, 2, 2]);
+        // The load is part of its process: every in-process time is above zero and below the whole process's.
+        load.inProcess.samples.forEach((inside, i) => expect(inside).to.be.greaterThan(0).and.below(load.process.samples[i]));
+        const floor = load.how === 'require' ? cold.floor : cold.importFloor;
+        expect(load.overFloorMs).to.be.closeTo(load.process.median - floor.median, 1e-9);
+      }
+      expect(cold.loads[0].process).to.deep.equal(cold.require);
     });
   });
 
