@@ -103,9 +103,9 @@ for (const file of listFiles(esmDir)) {
 }
 
 // The Node bundles: one ES module per entry, from tsc's output (the same code dist/esm holds);
-// dependencies stay imports (CommonJS ones by require, see COMMONJS_DEPENDENCIES). lib/cli/main.ts runs itself when executed directly (`require.main ===
-// module`, under ts-node); `require` is undefined in an ES module, so the bundle drops that branch
-// rather than give it a shim.
+// dependencies stay imports (CommonJS ones become requires, see COMMONJS_DEPENDENCIES).
+// lib/cli/main.ts runs itself when executed directly (`require.main === module`, under ts-node);
+// `require` is undefined in an ES module, so the bundle drops that branch rather than shim it.
 const esbuild = require(require.resolve('esbuild', { paths: [root] }));
 
 /** An esbuild plugin that turns `import { a } from 'dep'` into `require('dep').a` (through createRequire) for each dependency of `names`. */
@@ -126,6 +126,7 @@ function requireCommonJs(names) {
     },
   };
 }
+
 /** Bundles, writes the CommonJS files, checks them and dates the stamp (esbuild's plugins need its asynchronous API). */
 async function finish() {
   // The exported entries are bundled together, so that code they share goes to a chunk they both
