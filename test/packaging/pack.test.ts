@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { execFileSync, spawnSync, type SpawnSyncReturns } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
@@ -144,6 +144,12 @@ console.log(JSON.stringify({
 }));`;
     const out = runOk(process.execPath, ['--input-type=module', '-e', script], app);
     expect(JSON.parse(out)).to.deep.equal({ imported: 'dist/node/index.js', required: 'dist/cjs/index.cjs', requiredLoads: '../node/index.js' });
+  });
+
+  it('has the Node bundle require() its CommonJS dependency rather than import it (which starts the ES loader\'s export lexer)', () => {
+    const bundle = readFileSync(path.join(app, 'node_modules', 'partstream', 'dist', 'node', 'index.js'), 'utf8');
+    const imports = [...bundle.matchAll(/^import\b[^;]*?from\s*["']([^"']+)["']/gm)].map((match) => match[1]);
+    expect({ imports, requires: /createRequire\(import\.meta\.url\)\("eventemitter3"\)/.test(bundle) }).to.deep.equal({ imports: ['node:module'], requires: true });
   });
 
   it('passes publint (strict) and @arethetypeswrong/cli in every resolution mode', () => {
