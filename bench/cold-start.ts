@@ -1,6 +1,7 @@
 import { spawnSync } from 'child_process';
 import { join, relative } from 'path';
 import { stats, type Stats } from './measure';
+import type { Target } from './report';
 
 /** A package loaded by name in a fresh process, from the repository root (so `partstream` resolves through its own "exports"). */
 export type ColdStartPackage = 'partstream' | 'openai' | '@anthropic-ai/sdk';
@@ -148,4 +149,51 @@ export function measureColdStart(root: string, runs: number, warmup = 2): ColdSt
     ratio: required.median / floor.median,
     loads,
   };
+}
+
+/**
+ * The cold-start rows of the targets table. Judged: the CPU time of require('partstream') inside
+ * the process, against `limitMs` (wall-clock time on a machine whose cores other processes compete
+ * for measures mostly the waiting). Reported: the same load's wall-clock time, what it adds to a
+ * process, import's times, and the CPU time against the official SDKs' (a ratio in the same run).
+ */
+export function coldStartTargets(cold: ColdStart, limitMs: number): Target[] {
+  const row = (name: ColdStartPackage, how: 'require' | 'import'): LoadRow | undefined => cold.loads.find((l) => l.package === name && l.how === how);
+  const own = row('partstream', 'require');
+  if (own === undefined) return [];
+  const bound = (name: string, value: Stats | number, judged: boolean): Target => {
+    const median = typeof value === 'number' ? value : value.median;
+    return {
+      name,
+      value: median,
+      ...(typeof value === 'number' ? {} : { valueFromMins: value.min }),
+      limit: limitMs,
+      pass: median <= limitMs,
+      ...(judged ? {} : { reportedOnly: true }),
+    };
+  };
+  const out: Target[] = [
+    bound("cold start: require('partstream') in process, CPU ms", own.inProcessCpu, true),
+    bound("cold start: require('partstream') in process, wall ms", own.inProcess, false),
+    bound("cold start: require('partstream') added to a process (medians), wall ms", own.overFloorMs, false),
+  ];
+  const imported = row('partstream', 'import');
+  if (imported !== undefined) {
+    out.push(bound("cold start: import('partstream') in process, CPU ms", imported.inProcessCpu, false));
+    out.push(bound("cold start: import('partstream') in process, wall ms", imported.inProcess, false));
+  }
+  for (const sdk of ['openai', '@anthropic-ai/sdk'] as const) {
+    const other = row(sdk, 'require');
+    if (other === undefined) continue;
+    const value = own.inProcessCpu.median / other.inProcessCpu.median;
+    out.push({
+      name: `cold start: require('partstream') ÷ require('${sdk}'), in process, CPU`,
+      value,
+      valueFromMins: own.inProcessCpu.min / other.inProcessCpu.min,
+      limit: 1,
+      pass: value <= 1,
+      reportedOnly: true,
+    });
+  }
+  return out;
 }

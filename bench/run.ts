@@ -4,7 +4,7 @@ import { join } from 'path';
 import { consumeStream } from '../lib/providers/consume-stream';
 import { buildReplay, callbackCount, FinalResponseSink, replayChain, replayFloor, replayThroughChain, type Replay } from './callback-replay';
 import { chunkedSource } from './chunked-source';
-import { measureColdStart, type ColdStart, type LoadRow } from './cold-start';
+import { coldStartTargets, measureColdStart, type ColdStart } from './cold-start';
 import { BenchCorrectnessError, checkExtracted, checkResponse, type Expectation } from './check';
 import { bytesOnlyFloor, parseFloor, type Extracted } from './floors';
 import { generateTranscript, type BenchFormat } from './generate-transcript';
@@ -312,7 +312,7 @@ function targets(): Target[] {
       out.push({ ...scaling(`end-to-end time(${LARGE}) ÷ time(${SMALL}), ${format}`, e2e, e2eLarge), reportedOnly: true });
     }
   }
-  if (coldStart !== null) out.push(...coldStartTargets(coldStart));
+  if (coldStart !== null) out.push(...coldStartTargets(coldStart, COLD_START_LIMIT_MS));
   for (const heap of heapRows) {
     out.push({ name: `heap peak (MiB), ${heap.format} N=${heap.n}`, value: heap.peakBytes / 2 ** 20, limit: heap.limitBytes / 2 ** 20, pass: heap.peakBytes <= heap.limitBytes });
     // "Nothing retained": 1 MiB of slack for code, inline caches and lazily compiled functions.
@@ -322,28 +322,6 @@ function targets(): Target[] {
       limit: 1,
       pass: heap.retainedAfterBytes <= 2 ** 20,
     });
-  }
-  return out;
-}
-
-/** The load time of require('partstream') (in process, judged against the issue's 30 ms) and its ratio to the official SDKs' (reported). */
-function coldStartTargets(cold: ColdStart): Target[] {
-  const row = (pkg: string, how: 'require' | 'import'): LoadRow | undefined => cold.loads.find((l) => l.package === pkg && l.how === how);
-  const own = row('partstream', 'require');
-  if (own === undefined) return [];
-  const out: Target[] = [
-    { name: "cold start: require('partstream') in process (ms)", value: own.inProcess.median, limit: COLD_START_LIMIT_MS, pass: own.inProcess.median <= COLD_START_LIMIT_MS },
-    { name: "cold start: require('partstream') added to a process (ms)", value: own.overFloorMs, limit: COLD_START_LIMIT_MS, pass: own.overFloorMs <= COLD_START_LIMIT_MS, reportedOnly: true },
-  ];
-  const imported = row('partstream', 'import');
-  if (imported !== undefined) {
-    out.push({ name: "cold start: import('partstream') in process (ms)", value: imported.inProcess.median, limit: COLD_START_LIMIT_MS, pass: imported.inProcess.median <= COLD_START_LIMIT_MS, reportedOnly: true });
-  }
-  for (const sdk of ['openai', '@anthropic-ai/sdk']) {
-    const other = row(sdk, 'require');
-    if (other === undefined) continue;
-    const value = own.inProcess.median / other.inProcess.median;
-    out.push({ name: `cold start: require('partstream') ÷ require('${sdk}'), in process`, value, valueFromMins: own.inProcess.min / other.inProcess.min, limit: 1, pass: value <= 1, reportedOnly: true });
   }
   return out;
 }

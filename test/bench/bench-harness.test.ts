@@ -3,7 +3,7 @@ import { consumeStream } from '../../lib/providers/consume-stream';
 import { buildReplay, callbackCount, FinalResponseSink, replayChain, replayFloor, replayThroughChain } from '../../bench/callback-replay';
 import { chunkedSource } from '../../bench/chunked-source';
 import { BenchCorrectnessError, checkExtracted, checkResponse, type Expectation } from '../../bench/check';
-import { measureColdStart } from '../../bench/cold-start';
+import { coldStartTargets, measureColdStart, type ColdStart, type LoadRow } from '../../bench/cold-start';
 import { bytesOnlyFloor, parseFloor } from '../../bench/floors';
 import { generateTranscript, sha256, type BenchFormat } from '../../bench/generate-transcript';
 import { measureHeapInProcess } from '../../bench/heap-process';
@@ -187,6 +187,30 @@ describe('bench harness', () => {
         expect(load.overFloorMs).to.be.closeTo(load.process.median - floor.median, 1e-9);
       }
       expect(cold.loads[0].process).to.deep.equal(cold.require);
+    });
+  });
+
+  describe('coldStartTargets', () => {
+    const s = (median: number, min = median): { median: number; min: number; max: number; samples: number[] } => ({ median, min, max: median, samples: [median] });
+    const load = (name: LoadRow['package'], how: LoadRow['how'], cpu: number, wall: number): LoadRow => ({
+      package: name, how, inProcess: s(wall, wall - 1), inProcessCpu: s(cpu, cpu - 1), process: s(100), overFloorMs: 20, ratioToFloor: 1.25,
+    });
+    const cold = (ownCpu: number, ownWall: number): ColdStart => ({
+      module: 'dist/cjs/index.cjs', importModule: 'dist/node/index.js', build: 'dist/ is up to date', runs: 1,
+      require: s(100), floor: s(80), importFloor: s(80), differenceMs: 20, ratio: 1.25,
+      loads: [load('partstream', 'require', ownCpu, ownWall), load('openai', 'require', 40, 60)],
+    });
+
+    it('judges the CPU time of require() in process against the limit; wall-clock time and the SDK ratio are reported only', () => {
+      const rows = (c: ColdStart): [string, number, boolean, boolean][] => coldStartTargets(c, 30).map((t) => [t.name, t.value, t.pass, t.reportedOnly === true]);
+      // A busy machine: 12 ms of CPU, 45 ms of wall-clock time.
+      expect(rows(cold(12, 45))).to.deep.equal([
+        ["cold start: require('partstream') in process, CPU ms", 12, true, false],
+        ["cold start: require('partstream') in process, wall ms", 45, false, true],
+        ["cold start: require('partstream') added to a process (medians), wall ms", 20, true, true],
+        ["cold start: require('partstream') ÷ require('openai'), in process, CPU", 0.3, true, true],
+      ]);
+      expect(coldStartTargets(cold(31, 25), 30)[0]).to.include({ value: 31, valueFromMins: 30, pass: false });
     });
   });
 
