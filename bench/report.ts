@@ -1,6 +1,7 @@
 import type { BenchFormat } from './generate-transcript';
 import type { ColdStart } from './cold-start';
 import type { HeapRow } from './heap';
+import type { Stats } from './measure';
 
 /** One contender's timings in one section, format and size. */
 export interface TimingRow {
@@ -108,15 +109,27 @@ function timingTable(rows: readonly TimingRow[], perCallback: boolean): string {
 
 function coldStartLines(cold: ColdStart | null): string[] {
   if (cold === null) return [];
-  const headers = ['process', 'median ms', 'min–max ms'];
+  const range = (s: Stats): string => `${ms(s.min)}–${ms(s.max)}`;
+  const headers = ['process', 'load ms (in process)', 'min–max', 'load CPU ms', 'process ms', 'min–max', '+ floor ms', '× floor'];
   const rows = [
-    [`node -e "require('<repo>/${cold.module}')"`, ms(cold.require.median), `${ms(cold.require.min)}–${ms(cold.require.max)}`],
-    ['node -e "0" (floor)', ms(cold.floor.median), `${ms(cold.floor.min)}–${ms(cold.floor.max)}`],
+    ...cold.loads.map((row) => [
+      row.how === 'require' ? `node -e "require('${row.package}')"` : `node --input-type=module -e "await import('${row.package}')"`,
+      ms(row.inProcess.median),
+      range(row.inProcess),
+      ms(row.inProcessCpu.median),
+      ms(row.process.median),
+      range(row.process),
+      ms(row.overFloorMs),
+      `${row.ratioToFloor.toFixed(2)}×`,
+    ]),
+    ['node -e "0" (floor of require)', '', '', '', ms(cold.floor.median), range(cold.floor), '', ''],
+    ['node --input-type=module -e "0" (floor of import)', '', '', '', ms(cold.importFloor.median), range(cold.importFloor), '', ''],
   ];
   return [
-    `Cold start: a fresh Node process loading the build output, against one loading nothing (${cold.runs} runs each, alternating; ${cold.build})`,
-    table(headers, rows, [false, true, true]),
-    `Loading the package adds ${ms(cold.differenceMs)} ms (medians), ${cold.ratio.toFixed(2)}× the floor.`,
+    `Cold start: fresh Node processes loading one package each (partstream's build: require → ${cold.module}, import → ${cold.importModule}; the official SDKs for comparison),`,
+    `against processes that load nothing; ${cold.runs} runs each, the order rotating every round; ${cold.build}. "In process": performance.now() and process.cpuUsage() around the load.`,
+    table(headers, rows, headers.map((_, i) => i !== 0)),
+    `Loading partstream with require() adds ${ms(cold.differenceMs)} ms to a process (medians), ${cold.ratio.toFixed(2)}× the floor.`,
     '',
   ];
 }

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 'use strict';
-// Launcher of the `partstream` command. It runs the compiled ES module build (dist/esm), which
-// starts in a few tens of milliseconds. The published package ships no lib/: dist/ is all there is.
+// Launcher of the `partstream` command. It runs the bundled ES module build (dist/node), which
+// starts in a few milliseconds. The published package ships no lib/: dist/ is all there is.
 // In a source checkout (lib/ beside bin/), dist/ is built by `npm install` (the `prepare` script)
 // and by `npm run build`; it runs only while it is up to date with lib/ (scripts/dist-status.js).
 // After an edit to lib/, the TypeScript sources run through ts-node instead — correct but a few
@@ -11,7 +11,7 @@ const path = require('node:path');
 
 const root = path.resolve(__dirname, '..');
 const source = path.join(root, 'lib', 'cli', 'main.ts');
-const compiled = path.join(root, 'dist', 'esm', 'cli', 'main.js');
+const compiled = path.join(root, 'dist', 'node', 'cli', 'main.js');
 
 function runCompiled() {
   // require() of an ES module without top-level await: synchronous on Node >= 20.19.

@@ -3,7 +3,7 @@ import { consumeStream } from '../../lib/driver/consume-stream';
 import { buildReplay, callbackCount, FinalResponseSink, replayChain, replayFloor, replayThroughChain } from '../../bench/callback-replay';
 import { chunkedSource } from '../../bench/chunked-source';
 import { BenchCorrectnessError, checkExtracted, checkResponse, type Expectation } from '../../bench/check';
-import { measureColdStart } from '../../bench/cold-start';
+import { coldStartTargets, measureColdStart, type ColdStart, type LoadRow } from '../../bench/cold-start';
 import { bytesOnlyFloor, parseFloor } from '../../bench/floors';
 import { generateTranscript, sha256, type BenchFormat } from '../../bench/generate-transcript';
 import { measureHeapInProcess } from '../../bench/heap-process';
@@ -161,15 +161,56 @@ describe('bench harness', () => {
   });
 
   describe('measureColdStart', () => {
-    it('times fresh processes loading the build output against node -e 0', function () {
+    it('times fresh processes loading the build and the official SDKs, by require and by import, against node -e 0', function () {
       this.timeout(120_000);
       const cold = measureColdStart(`${__dirname}/../..`, 2, 0);
-      expect(cold.module).to.equal('dist/cjs/index.cjs');
+      expect({ module: cold.module, importModule: cold.importModule }).to.deep.equal({ module: 'dist/cjs/index.cjs', importModule: 'dist/node/index.js' });
+      expect(cold.loads.map((l) => `${l.how} ${l.package}`)).to.deep.equal([
+        'require partstream',
+        'import partstream',
+        'require openai',
+        'import openai',
+        'require @anthropic-ai/sdk',
+        'import @anthropic-ai/sdk',
+      ]);
       expect(cold.require.samples).to.have.length(2);
       expect(cold.floor.samples).to.have.length(2);
+      expect(cold.importFloor.samples).to.have.length(2);
       expect(cold.floor.median).to.be.greaterThan(0);
       expect(cold.differenceMs).to.be.closeTo(cold.require.median - cold.floor.median, 1e-9);
       expect(cold.ratio).to.be.closeTo(cold.require.median / cold.floor.median, 1e-9);
+      for (const load of cold.loads) {
+        expect([load.inProcess.samples, load.inProcessCpu.samples, load.process.samples].map((s) => s.length)).to.deep.equal([2, 2, 2]);
+        // The load is part of its process: every in-process time is above zero and below the whole process's.
+        load.inProcess.samples.forEach((inside, i) => expect(inside).to.be.greaterThan(0).and.below(load.process.samples[i]));
+        const floor = load.how === 'require' ? cold.floor : cold.importFloor;
+        expect(load.overFloorMs).to.be.closeTo(load.process.median - floor.median, 1e-9);
+      }
+      expect(cold.loads[0].process).to.deep.equal(cold.require);
+    });
+  });
+
+  describe('coldStartTargets', () => {
+    const s = (median: number, min = median): { median: number; min: number; max: number; samples: number[] } => ({ median, min, max: median, samples: [median] });
+    const load = (name: LoadRow['package'], how: LoadRow['how'], cpu: number, wall: number): LoadRow => ({
+      package: name, how, inProcess: s(wall, wall - 1), inProcessCpu: s(cpu, cpu - 1), process: s(100), overFloorMs: 20, ratioToFloor: 1.25,
+    });
+    const cold = (ownCpu: number, ownWall: number): ColdStart => ({
+      module: 'dist/cjs/index.cjs', importModule: 'dist/node/index.js', build: 'dist/ is up to date', runs: 1,
+      require: s(100), floor: s(80), importFloor: s(80), differenceMs: 20, ratio: 1.25,
+      loads: [load('partstream', 'require', ownCpu, ownWall), load('openai', 'require', 40, 60)],
+    });
+
+    it('judges the CPU time of require() in process against the limit; wall-clock time and the SDK ratio are reported only', () => {
+      const rows = (c: ColdStart): [string, number, boolean, boolean][] => coldStartTargets(c, 30).map((t) => [t.name, t.value, t.pass, t.reportedOnly === true]);
+      // A busy machine: 12 ms of CPU, 45 ms of wall-clock time.
+      expect(rows(cold(12, 45))).to.deep.equal([
+        ["cold start: require('partstream') in process, CPU ms", 12, true, false],
+        ["cold start: require('partstream') in process, wall ms", 45, false, true],
+        ["cold start: require('partstream') added to a process (medians), wall ms", 20, true, true],
+        ["cold start: require('partstream') ÷ require('openai'), in process, CPU", 0.3, true, true],
+      ]);
+      expect(coldStartTargets(cold(31, 25), 30)[0]).to.include({ value: 31, valueFromMins: 30, pass: false });
     });
   });
 

@@ -74,7 +74,7 @@ describe('partstream --version', () => {
     // The build is what `npm install` (prepare) leaves; the launcher runs it when it is up to date.
     ensureBuild(REPO_ROOT);
     const manifest = JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as { version: string };
-    const run = spawnSync(process.execPath, ['-e', `require(${JSON.stringify(path.join(REPO_ROOT, 'dist', 'esm', 'cli', 'main.js'))}).run(['--version'])`], {
+    const run = spawnSync(process.execPath, ['-e', `require(${JSON.stringify(path.join(REPO_ROOT, 'dist', 'node', 'cli', 'main.js'))}).run(['--version'])`], {
       encoding: 'utf8',
       env: { ...process.env, NO_COLOR: '1' },
     });

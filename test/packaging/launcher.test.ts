@@ -29,8 +29,10 @@ describe('bin/partstream.js: which build it runs', function () {
     symlinkSync(path.join(repo, 'node_modules'), path.join(checkout, 'node_modules'), 'dir');
     mkdirSync(path.join(checkout, 'lib', 'cli'), { recursive: true });
     writeFileSync(path.join(checkout, 'lib', 'cli', 'main.ts'), "export function run(): void {\n  process.stdout.write('ran lib\\n');\n}\n");
-    mkdirSync(path.join(checkout, 'dist', 'esm', 'cli'), { recursive: true });
-    writeFileSync(path.join(checkout, 'dist', 'esm', 'cli', 'main.js'), "export function run() {\n  process.stdout.write('ran dist\\n');\n}\n");
+    mkdirSync(path.join(checkout, 'dist', 'node', 'cli'), { recursive: true });
+    writeFileSync(path.join(checkout, 'dist', 'node', 'cli', 'main.js'), "export function run() {\n  process.stdout.write('ran dist\\n');\n}\n");
+    writeFileSync(path.join(checkout, 'dist', 'node', 'package.json'), '{"type":"module"}\n');
+    mkdirSync(path.join(checkout, 'dist', 'esm'), { recursive: true });
     writeFileSync(stamp(), '{"type":"module"}\n');
     // Everything the build reads is older than the build's start (time 0), which the stamp records.
     for (const input of ['lib/cli/main.ts', 'lib/cli', 'lib', 'tsconfig.json', 'tsconfig.build.json', 'scripts/build.js']) utimesSync(path.join(checkout, input), at(-60), at(-60));
