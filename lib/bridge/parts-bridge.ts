@@ -50,8 +50,8 @@ export interface IncompleteToolCall {
  * Safe on its own, however it is driven: the wrapped handler gets exactly one terminal callback
  * (a second `onCompleteResponse` or stream `onError` is dropped; a `HandlerCallbackError` passed
  * to `onError` is forwarded and ends nothing), and nothing at all once the stream is cancelled —
- * through the handle bound with `bindStreamingHandle`, else the one in the callbacks' contexts,
- * asked once per callback. A part is aggregated before its callback is forwarded, so a callback
+ * through the handle bound with `bindStreamingHandle`, else the one in the callbacks' contexts
+ * (known from the first callback that carries a context), asked once per callback. A part is aggregated before its callback is forwarded, so a callback
  * that cancels still finds its own fragment in `partialResponse()`; once the stream is
  * cancelled, ended or failed, nothing more is aggregated. Raw events are forwarded and not
  * aggregated.
@@ -61,7 +61,8 @@ export class PartsBridge implements StreamingChatResponseHandler {
 
   /**
    * `handler`: the user's handler to forward to. `run`: the run state to consult and end, when
-   * the caller shares one with other parts of the chain (a fresh one by default).
+   * the caller shares one with other parts of the chain (a fresh one by default); the bridge ends
+   * it just before it forwards the terminal callback.
    */
   constructor(
     private readonly handler: StreamingChatResponseHandler,

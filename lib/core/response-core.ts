@@ -54,9 +54,9 @@ export class ResponseCore {
    * The per-token entry: a text or reasoning delta, with its payload or null. A signature-only
    * delta (`text` empty, a payload) carries only its payload; an empty delta without payload adds
    * nothing. A payload-free delta that continues the open run of its type is appended to the run's
-   * slot, nothing else; any other delta goes to the run's index or opens the next one, and never
-   * joins a run that already carries a payload. `handle`: the callback context's, unless the run
-   * has one bound. False when the run is no longer open (nothing is taken).
+   * slot, nothing else; any other delta goes to the run's index or opens the next one (a delta
+   * with a payload never joins a run that already carries one). `handle`: the callback context's,
+   * unless the run has one bound. False when the run is no longer open (nothing is taken).
    */
   delta(type: DeltaType, text: string, payload: OpaquePayload | null, handle?: StreamingHandle): boolean {
     if (!this.run.admits(handle)) return false;

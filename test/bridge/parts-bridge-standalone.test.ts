@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import fc from 'fast-check';
 import { PartsBridge } from '../../lib/bridge/parts-bridge';
 import { HandlerCallbackError } from '../../lib/handler/handler-callback-error';
 import type { ChatResponse, StreamingHandle } from '../../lib/handler/types';
@@ -151,5 +152,66 @@ describe('PartsBridge on its own (SPEC §7, no driver)', () => {
       reasoningPart('after more', { payload: signature }),
       toolCallPart({ id: null, type: 'function', name: 'f', arguments: '{"a":1}' }, { attributes: { incomplete: 'true' } }),
     ]);
+  });
+
+  it('forwards, for any order of callbacks, cancels and terminal callbacks, exactly what came before the first terminal callback or visible cancel', () => {
+    type Step = 'text' | 'thinking' | 'toolDelta' | 'toolComplete' | 'raw' | 'complete' | 'error' | 'callbackError' | 'cancel';
+    const FORWARDED: Record<Step, string | null> = {
+      text: 'onPartialResponse',
+      thinking: 'onPartialThinking',
+      toolDelta: 'onPartialToolCall',
+      toolComplete: 'onCompleteToolCall',
+      raw: 'onUnmappedRawEvent',
+      complete: 'onCompleteResponse',
+      error: 'onError',
+      callbackError: 'onError',
+      cancel: null,
+    };
+    const steps = fc.array(fc.constantFrom<Step>('text', 'thinking', 'toolDelta', 'toolComplete', 'raw', 'complete', 'error', 'callbackError', 'cancel'), { maxLength: 25 });
+    fc.assert(
+      fc.property(steps, fc.boolean(), (sequence, bind) => {
+        const user = new RecordingHandler();
+        const bridge = new PartsBridge(user);
+        const handle = new CountingHandle();
+        if (bind) bridge.bindStreamingHandle(handle);
+        const context = { streamingHandle: handle };
+        // The model: everything is forwarded until the stream ends or a cancel the bridge can
+        // see — through the bound handle, or, unbound, once a callback's context showed it the
+        // handle; a HandlerCallbackError ends nothing.
+        const expected: string[] = [];
+        let ended = false;
+        let cancelled = false;
+        let known = bind;
+        sequence.forEach((step, i) => {
+          if (step === 'text' || step === 'thinking' || step === 'toolDelta') known = true;
+          if (cancelled && known) ended = true;
+          if (!ended && FORWARDED[step] !== null) expected.push(FORWARDED[step] as string);
+          if (step === 'complete' || step === 'error') ended = true;
+          if (step === 'cancel') cancelled = true;
+          switch (step) {
+            case 'text':
+              return bridge.onPartialResponse(partialResponse(`t${i}`), context);
+            case 'thinking':
+              return bridge.onPartialThinking(partialThinking(`r${i}`), context);
+            case 'toolDelta':
+              return bridge.onPartialToolCall(partialToolCall(i % 2, null, 'f', `a${i}`), context);
+            case 'toolComplete':
+              return bridge.onCompleteToolCall(completeToolCall(i % 2, { id: null, name: 'f', arguments: '{}' }));
+            case 'raw':
+              return bridge.onUnmappedRawEvent({ i });
+            case 'complete':
+              return bridge.onCompleteResponse(provider(`r${i}`));
+            case 'error':
+              return bridge.onError(new Error(`e${i}`));
+            case 'callbackError':
+              return bridge.onError(new HandlerCallbackError('onPartialResponse', new Error(`c${i}`)));
+            default:
+              return handle.cancel();
+          }
+        });
+        expect(user.names()).to.deep.equal(expected);
+      }),
+      { seed: 7303, numRuns: 300 },
+    );
   });
 });
