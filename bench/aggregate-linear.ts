@@ -1,12 +1,13 @@
 /**
  * Aggregates N text deltas into one slot and prints the time taken, for N = 10^5 and 10^6, through
- * the public `add()` path (stamped one-part chunks) and the `addIndexed()` fast path. Linear
+ * the public `add()` path (stamped one-part chunks) and the response core's per-token `delta()`. Linear
  * aggregation shows as a ratio near 10; anything that copied the accumulated text per delta would
  * show near 100.
  *
  * Run: npx ts-node --transpile-only bench/aggregate-linear.ts
  */
 import { MessageAggregator } from '../lib/core/message-aggregator';
+import { ResponseCore } from '../lib/core/response-core';
 import { textPart } from '../lib/parts/factories';
 import { StreamingParts } from '../lib/parts/streaming-parts';
 import type { MessagePart } from '../lib/parts/types';
@@ -24,11 +25,11 @@ function viaAdd(n: number): { ms: number; length: number } {
   return { ms, length: result.parts[0].type === 'text' ? result.parts[0].text.length : -1 };
 }
 
-function viaAddIndexed(n: number): { ms: number; length: number } {
-  const aggregator = new MessageAggregator();
+function viaCore(n: number): { ms: number; length: number } {
+  const core = new ResponseCore();
   const start = process.hrtime.bigint();
-  for (let i = 0; i < n; i++) aggregator.addIndexed('resp_1', plain[i % plain.length], 0, true);
-  const result = aggregator.result();
+  for (let i = 0; i < n; i++) core.delta('text', WORDS[i % WORDS.length], null);
+  const result = core.response().aiMessage;
   const ms = Number(process.hrtime.bigint() - start) / 1e6;
   return { ms, length: result.parts[0].type === 'text' ? result.parts[0].text.length : -1 };
 }
@@ -44,4 +45,4 @@ function report(label: string, run: (n: number) => { ms: number; length: number 
 }
 
 report('add()       ', viaAdd);
-report('addIndexed()', viaAddIndexed);
+report('core delta()', viaCore);

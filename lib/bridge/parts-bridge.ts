@@ -1,9 +1,9 @@
-import { MessageAggregator } from '../core/message-aggregator';
+import { ResponseCore } from '../core/response-core';
+import { RunState } from '../core/run-state';
 import { checkPart } from '../core/validate-input';
 import { HandlerCallbackError } from '../handler/handler-callback-error';
 import type {
   ChatResponse,
-  ChatResponseMetadata,
   CompleteToolCall,
   PartialResponse,
   PartialResponseContext,
@@ -14,18 +14,8 @@ import type {
   StreamingChatResponseHandler,
   StreamingHandle,
 } from '../handler/types';
-import { aiMessage, chatResponse, responseMetadata } from '../handler/values';
-import { toolCallPart } from '../parts/factories';
-import { INCOMPLETE_ATTRIBUTES } from '../parts/incomplete-tool-call';
-import { StreamingPartIndexer } from '../parts/streaming-part-indexer';
 import { validateAttributes } from '../parts/validate';
-import type { MessagePart, OpaquePayload, PartAttributes, ReasoningPart, TextPart, ToolCallPart } from '../parts/types';
-
-/** The one response id every aggregated part is tagged with, so no-id heuristics never split the response. */
-const RESPONSE_KEY = 'partstream:bridge-response';
-/** The `type` of the tool calls a handler reports (the handler API models function calls). */
-const TOOL_CALL_TYPE = 'function';
-const NO_ATTRIBUTES: PartAttributes = Object.freeze({});
+import type { MessagePart, OpaquePayload } from '../parts/types';
 
 /**
  * A tool call that will never complete, handed over whole by the provider adapter so that the
@@ -46,7 +36,7 @@ export interface IncompleteToolCall {
  * Sits between the provider adapter and the user's handler: forwards every callback at once and
  * turns it into an indexed message part (partial response → text delta, partial thinking →
  * reasoning delta with its payload, partial tool call → argument delta, complete tool call →
- * complete part), merged by a `MessageAggregator`. An adapter tells it where a provider block
+ * complete part), merged into one response. An adapter tells it where a provider block
  * ends, hands over the blocks no callback models and sets attributes on a block's part (e.g. the
  * provider's item id) through `completeBlock`. Tool calls are told
  * apart by their handler index, never by the provider's id (which may repeat): every complete call
@@ -57,85 +47,57 @@ export interface IncompleteToolCall {
  * them (plus `text`, `thinking` and `toolExecutionRequests` derived from them), the provider
  * message's attributes (e.g. `refusal`) and the provider's metadata.
  *
- * A part is aggregated before its callback is forwarded, so a callback that cancels still finds
- * its own fragment in `partialResponse()`; once the stream is cancelled (the handle from the
- * contexts or `bindStreamingHandle`), ended or failed, nothing more is aggregated. Raw events
- * are forwarded and not aggregated.
+ * Safe on its own, however it is driven: the wrapped handler gets exactly one terminal callback
+ * (a second `onCompleteResponse` or stream `onError` is dropped; a `HandlerCallbackError` passed
+ * to `onError` is forwarded and ends nothing), and nothing at all once the stream is cancelled —
+ * through the handle bound with `bindStreamingHandle`, else the one in the callbacks' contexts
+ * (known from the first callback that carries a context), asked once per callback. A part is aggregated before its callback is forwarded, so a callback
+ * that cancels still finds its own fragment in `partialResponse()`; once the stream is
+ * cancelled, ended or failed, nothing more is aggregated. Raw events are forwarded and not
+ * aggregated.
  */
 export class PartsBridge implements StreamingChatResponseHandler {
-  private readonly indexer = new StreamingPartIndexer();
-  private readonly aggregator = new MessageAggregator();
-  /**
-   * The part index of each tool call whose argument deltas arrived and that has not completed
-   * yet, by its handler index — unique per call, where provider ids may repeat or collide.
-   */
-  private readonly openToolCalls = new Map<number, number>();
-  /**
-   * The part index of the current provider block's part: the last text or reasoning run, or tool
-   * call completed or kept, aggregated since the last `completeBlock` (tool-call argument deltas do
-   * not count: their call counts when it ends); -1 when none. `completeBlock`'s attributes go there.
-   */
-  private blockIndex = -1;
-  private handle: StreamingHandle | null = null;
-  private ended = false;
-  private finalResponse: ChatResponse | null = null;
+  private readonly core: ResponseCore;
 
-  constructor(private readonly handler: StreamingChatResponseHandler) {
+  /**
+   * `handler`: the user's handler to forward to. `run`: the run state to consult and end, when
+   * the caller shares one with other parts of the chain (a fresh one by default); the bridge ends
+   * it just before it forwards the terminal callback.
+   */
+  constructor(
+    private readonly handler: StreamingChatResponseHandler,
+    run: RunState = new RunState(),
+  ) {
     if (handler === null || typeof handler !== 'object' || typeof handler.onCompleteResponse !== 'function' || typeof handler.onError !== 'function') {
       throw new TypeError(`Expected a handler with onCompleteResponse and onError methods, got ${handler === null ? 'null' : typeof handler}`);
     }
+    this.core = new ResponseCore(run);
   }
 
-  /** Keeps the stream's handle (to stop aggregating once cancelled) and forwards it. */
+  /** Takes `handle` as the stream's handle for good (a cancel through it stops everything) and forwards it while the stream is open. */
   bindStreamingHandle(handle: StreamingHandle): void {
-    this.handle = handle;
-    this.handler.bindStreamingHandle?.(handle);
+    this.core.run.bind(handle);
+    if (this.core.run.admits()) this.handler.bindStreamingHandle?.(handle);
   }
 
   onPartialResponse(partial: PartialResponse, context: PartialResponseContext): void {
-    this.handle = context.streamingHandle;
-    if (this.accepting()) this.addDelta('text', partial.text, partial.payload ?? null);
-    this.handler.onPartialResponse?.(partial, context);
+    if (this.core.delta('text', partial.text, partial.payload ?? null, context.streamingHandle)) this.handler.onPartialResponse?.(partial, context);
   }
 
   onPartialThinking(partial: PartialThinking, context: PartialThinkingContext): void {
-    this.handle = context.streamingHandle;
-    if (this.accepting()) this.addDelta('reasoning', partial.text, partial.payload ?? null);
-    this.handler.onPartialThinking?.(partial, context);
+    if (this.core.delta('reasoning', partial.text, partial.payload ?? null, context.streamingHandle)) this.handler.onPartialThinking?.(partial, context);
   }
 
   onPartialToolCall(partial: PartialToolCall, context: PartialToolCallContext): void {
-    this.handle = context.streamingHandle;
-    if (this.accepting() && partial.partialArguments.length > 0) {
-      let index = this.openToolCalls.get(partial.index);
-      if (index === undefined) {
-        index = this.indexer.reserveToolCallIndex();
-        this.openToolCalls.set(partial.index, index);
-      }
-      // Marked incomplete until its complete call replaces it: a call cut off keeps the mark.
-      const part: ToolCallPart = {
-        type: 'tool_call',
-        toolCall: { id: partial.id, type: TOOL_CALL_TYPE, name: partial.name, arguments: partial.partialArguments },
-        payload: null,
-        attributes: INCOMPLETE_ATTRIBUTES,
-      };
-      this.aggregator.addTrusted(RESPONSE_KEY, part, index, true);
+    if (this.core.toolCallDelta(partial.index, partial.id, partial.name, partial.partialArguments, context.streamingHandle)) {
+      this.handler.onPartialToolCall?.(partial, context);
     }
-    this.handler.onPartialToolCall?.(partial, context);
   }
 
   onCompleteToolCall(complete: CompleteToolCall): void {
-    if (this.accepting()) {
-      const request = complete.toolExecutionRequest;
-      const part = toolCallPart(
-        { id: request.id, type: TOOL_CALL_TYPE, name: request.name, arguments: request.arguments },
-        { payload: complete.payload ?? null },
-      );
-      const index = this.toolCallIndex(complete.index);
-      this.aggregator.addTrusted(RESPONSE_KEY, part, index, false);
-      this.blockIndex = index;
-    }
-    this.handler.onCompleteToolCall?.(complete);
+    const request = complete.toolExecutionRequest;
+    const call = { id: request.id, name: request.name, arguments: request.arguments, payload: complete.payload };
+    if (this.core.completeToolCall(complete.index, call)) this.handler.onCompleteToolCall?.(complete);
   }
 
   /**
@@ -165,18 +127,7 @@ export class PartsBridge implements StreamingChatResponseHandler {
   completeBlock(part?: MessagePart | null, attributes?: Readonly<Record<string, string>> | null): void {
     if (part !== undefined && part !== null) checkPart(part, 'part');
     const extra = attributes === undefined || attributes === null ? null : validateAttributes(attributes);
-    if (!this.accepting()) return;
-    if (part !== undefined && part !== null) {
-      const index = this.indexer.indexFor(part);
-      // An empty text part without payload adds nothing (the indexer leaves it unstamped).
-      if (index >= 0) {
-        this.aggregator.addTrusted(RESPONSE_KEY, part, index, part.type === 'text' || part.type === 'reasoning');
-        this.blockIndex = index;
-      }
-    }
-    if (extra !== null && this.blockIndex >= 0) this.aggregator.mergeAttributesTrusted(RESPONSE_KEY, this.blockIndex, extra);
-    this.blockIndex = -1;
-    this.indexer.endRun();
+    this.core.completeBlock(part ?? null, extra);
   }
 
   /**
@@ -185,39 +136,23 @@ export class PartsBridge implements StreamingChatResponseHandler {
    * forwarded: the handler API reports complete calls only.
    */
   keepIncompleteToolCall(call: IncompleteToolCall): void {
-    if (!this.accepting()) return;
-    const part = toolCallPart({ id: call.id, type: TOOL_CALL_TYPE, name: call.name, arguments: call.arguments }, {
-      payload: call.payload ?? null,
-      attributes: INCOMPLETE_ATTRIBUTES,
-    });
-    const index = this.toolCallIndex(call.index);
-    this.aggregator.addTrusted(RESPONSE_KEY, part, index, false);
-    this.blockIndex = index;
+    this.core.incompleteToolCall(call.index, call);
   }
 
   onUnmappedRawEvent(rawEvent: unknown): void {
-    this.handler.onUnmappedRawEvent?.(rawEvent);
+    if (this.core.run.admits()) this.handler.onUnmappedRawEvent?.(rawEvent);
   }
 
-  /** Replaces the provider's response by the aggregated one, keeping the provider's metadata. */
+  /** Replaces the provider's response by the aggregated one, keeping the provider's metadata; the first terminal callback only. */
   onCompleteResponse(response: ChatResponse): void {
-    if (this.ended || this.isCancelled()) {
-      this.handler.onCompleteResponse(response);
-      return;
-    }
-    this.ended = true;
-    const aggregated = this.aggregator.result().parts;
-    // A provider that streamed nothing but put its content in the response (no partial
-    // callbacks) keeps it.
-    const parts = aggregated.length === 0 && response.aiMessage.parts.length > 0 ? response.aiMessage.parts : aggregated;
-    const final = chatResponse(aiMessage(parts, response.aiMessage.attributes), response.metadata);
-    this.finalResponse = final;
-    this.handler.onCompleteResponse(final);
+    const final = this.core.complete(response);
+    if (final !== null) this.handler.onCompleteResponse(final);
   }
 
+  /** Forwards the stream's error, the first terminal callback only; a `HandlerCallbackError` ends nothing. */
   onError(error: Error): void {
-    if (!HandlerCallbackError.isInstance(error)) this.ended = true;
-    this.handler.onError(error);
+    const run = this.core.run;
+    if (HandlerCallbackError.isInstance(error) ? run.admits() : run.end('failed')) this.handler.onError(error);
   }
 
   /**
@@ -226,56 +161,6 @@ export class PartsBridge implements StreamingChatResponseHandler {
    * is only known at completion).
    */
   partialResponse(): ChatResponse {
-    if (this.finalResponse !== null) return this.finalResponse;
-    return chatResponse(aiMessage(this.aggregator.result().parts), EMPTY_METADATA);
+    return this.core.response();
   }
-
-  /**
-   * Aggregates a text or reasoning delta. This runs once per token: a payload-free delta that
-   * continues its run is appended to the run's slot without building a part; any other delta is
-   * a short-lived literal (not a factory call) whose fields the aggregator copies.
-   */
-  private addDelta(type: 'text' | 'reasoning', text: string, payload: OpaquePayload | null): void {
-    if (payload === null) {
-      if (text.length === 0) return;
-      const index = this.indexer.indexForDelta(type);
-      if (!this.aggregator.appendTrustedDelta(RESPONSE_KEY, type, index, text)) {
-        this.aggregator.addTrusted(RESPONSE_KEY, deltaPart(type, text, null), index, true);
-      }
-      this.blockIndex = index;
-      return;
-    }
-    const part = deltaPart(type, text, payload);
-    const index = this.indexer.indexFor(part);
-    this.aggregator.addTrusted(RESPONSE_KEY, part, index, true);
-    this.blockIndex = index;
-  }
-
-  private accepting(): boolean {
-    return !this.ended && !this.isCancelled();
-  }
-
-  private isCancelled(): boolean {
-    return this.handle !== null && this.handle.isCancelled();
-  }
-
-  /**
-   * The part index of tool call `index` as it ends (completes or is given up): where its deltas
-   * went, else the next index. The call is then closed, so a later call reusing the handler index
-   * gets a part of its own.
-   */
-  private toolCallIndex(index: number): number {
-    const reserved = this.openToolCalls.get(index);
-    if (reserved !== undefined) this.openToolCalls.delete(index);
-    return this.indexer.indexForKeyedToolCall(reserved);
-  }
-}
-
-const EMPTY_METADATA: ChatResponseMetadata = responseMetadata();
-
-/** A text or reasoning delta part, unstamped; a signature-only reasoning delta has `text: null`. */
-function deltaPart(type: 'text' | 'reasoning', text: string, payload: OpaquePayload | null): TextPart | ReasoningPart {
-  return type === 'text'
-    ? { type: 'text', text, payload, attributes: NO_ATTRIBUTES }
-    : { type: 'reasoning', text: text.length > 0 ? text : null, summary: null, payload, attributes: NO_ATTRIBUTES };
 }

@@ -1,7 +1,7 @@
 import type { FinishReason, TokenUsage } from '../handler/types';
 import { describeValue } from '../parts/describe-value';
 import { parsePartIndex, StreamingParts } from '../parts/streaming-parts';
-import type { MessagePart, PartAttributes, ToolCallPart } from '../parts/types';
+import type { MessagePart, ToolCallPart } from '../parts/types';
 import { isPlainObject, optionalString } from '../parts/validate';
 import { Slot } from './slot';
 import { UnindexedParts } from './unindexed-parts';
@@ -63,7 +63,8 @@ function nonBlank(value: string | null): string | null {
  * part it cannot continue. Unindexed parts are aggregated the legacy way. Usage keeps the last
  * positive value per field; id, model name and finish reason the last non-blank value.
  *
- * Stateful and incremental: `add` each chunk, ask for `result()` at any time.
+ * Stateful and incremental: `add` each chunk, ask for `result()` at any time. Each slot merges
+ * exactly as the slots of the response core behind `PartsBridge` do (one `Slot` type).
  */
 export class MessageAggregator {
   private readonly groups: Group[] = [];
@@ -101,61 +102,6 @@ export class MessageAggregator {
       this.addPart(key, part, index === null ? -1 : index, partial);
     }
     this.applyMetadata(meta);
-  }
-
-  /**
-   * Adds one part as if it were the only part of a chunk carrying `responseId`, stamped with
-   * `index` (a negative index: unstamped) and `partial`. The part carries no streaming
-   * attributes; a tool-call argument delta is a tool_call part with `partial` true.
-   * @internal
-   */
-  addIndexed(responseId: string | null, part: MessagePart, index: number, partial: boolean): void {
-    checkPart(part, 'part');
-    const id = optionalString(responseId, 'responseId');
-    const key = nonBlank(id);
-    this.addPart(key, part, index, partial);
-    if (key !== null) this.id = key;
-  }
-
-  /**
-   * `addIndexed` without the checks, for a caller that built `part` itself from validated values
-   * and passes a non-blank `responseId` (the bridge, once per token).
-   * @internal
-   */
-  addTrusted(responseId: string, part: MessagePart, index: number, partial: boolean): void {
-    this.addPart(responseId, part, index, partial);
-    this.id = responseId;
-  }
-
-  /**
-   * Appends a payload-free, attribute-free text or reasoning delta to the slot the previous part
-   * went to, when that slot is `index` of `responseId` and holds a part of that type — exactly
-   * what `addTrusted` of such a delta does, without building the part. Returns false (and changes
-   * nothing) otherwise; the caller then uses `addTrusted`.
-   * @internal
-   */
-  appendTrustedDelta(responseId: string, type: 'text' | 'reasoning', index: number, text: string): boolean {
-    return responseId === this.lastKey && index === this.lastIndex && (this.lastSlot as Slot).appendDelta(type, text);
-  }
-
-  /**
-   * Merges `attributes` (validated and frozen by the caller) into the part of slot `index` of
-   * `responseId`, over the attributes it holds: the way to set attributes on a part that was
-   * streamed in deltas or completed through a callback (the bridge, once per provider block). They
-   * stay until a later part replaces the slot's. Nothing happens when the slot does not exist.
-   * @internal
-   */
-  mergeAttributesTrusted(responseId: string, index: number, attributes: PartAttributes): void {
-    this.groupsById.get(responseId)?.slots.get(index)?.mergeAttributes(attributes);
-  }
-
-  /**
-   * Adds the metadata of a chunk without parts (id, model name, usage, finish reason).
-   * @internal
-   */
-  addMetadata(meta: AggregationMetadata): void {
-    if (!isPlainObject(meta)) throw new TypeError(`Expected meta to be an object, got ${describeValue(meta)}`);
-    this.applyMetadata(this.checkMetadata(meta, 'meta'));
   }
 
   /**

@@ -89,11 +89,6 @@ export class Slot {
   }
 
   /**
-   * Merges a shaping part: a delta of the slot's type appends (text, reasoning text and summary;
-   * a non-null payload replaces); anything else replaces the slot. A complete tool call also
-   * drops the call's accumulated deltas.
-   */
-  /**
    * Appends a payload-free text or reasoning delta when this slot already holds a part of that
    * type (what `put` of such a delta does, without building the part); false when it does not.
    */
@@ -107,6 +102,11 @@ export class Slot {
     return true;
   }
 
+  /**
+   * Merges a shaping part: a delta of the slot's type appends (text, reasoning text and summary;
+   * a non-null payload replaces); anything else replaces the slot. A complete tool call also
+   * drops the call's accumulated deltas.
+   */
   put(part: MessagePart, partial: boolean): void {
     this.cached = null;
     const content = this.content;

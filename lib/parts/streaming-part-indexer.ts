@@ -1,6 +1,7 @@
 import { describeValue } from './describe-value';
 import { replaceAttributes } from './factories';
 import { stampAttributes } from './streaming-parts';
+import { PartIndexCounter } from './part-index-counter';
 import type { MessagePart, ToolCallPart } from './types';
 import { requirePartShape } from './validate';
 
@@ -14,18 +15,12 @@ import { requirePartShape } from './validate';
  * carries one (two signed thinking blocks, two encrypted reasoning items stay two parts, each with
  * its own payload), and `endRun()` ends the run where the caller knows a provider block ended.
  *
- * Stateful: one instance per response id, fed that response's parts in stream order.
+ * Stateful: one instance per response id, fed that response's parts in stream order. It counts
+ * with the same `PartIndexCounter` as the response core behind `PartsBridge`, so a stream stamped
+ * here and the bridge index alike.
  */
 export class StreamingPartIndexer {
-  /** The index the next run or complete part will take. */
-  private nextIndex = 0;
-  /** Type of the current run of deltas, or null when no run is open. */
-  private runType: 'text' | 'reasoning' | null = null;
-  private runIndex = -1;
-  /** Whether a delta of the current run carried a payload (a second payload starts a new part). */
-  private runHasPayload = false;
-  /** Index of each tool call whose argument deltas were stamped, by tool-call id. */
-  private readonly toolCallIndexes = new Map<string, number>();
+  private readonly counter = new PartIndexCounter();
 
   /**
    * Returns a copy of `part` with its stream index set, and advances the indexer. An empty text
@@ -37,8 +32,23 @@ export class StreamingPartIndexer {
    */
   stamp(part: MessagePart): MessagePart {
     requirePartShape(part, 'part');
-    const index = this.indexFor(part);
-    if (index < 0) return part;
+    const counter = this.counter;
+    let index: number;
+    switch (part.type) {
+      case 'text':
+        if (part.text === '' && part.payload === null) return part;
+        index = counter.delta('text', part.payload !== null);
+        break;
+      case 'reasoning':
+        index = counter.delta('reasoning', part.payload !== null);
+        break;
+      case 'tool_call':
+        // The call is complete: a later call that reuses its id is another call, with a part of its own.
+        index = counter.endToolCall(part.toolCall.id);
+        break;
+      default:
+        index = counter.whole();
+    }
     const partial = part.type === 'text' || part.type === 'reasoning';
     return replaceAttributes(part, stampAttributes(part.attributes, index, partial));
   }
@@ -59,79 +69,8 @@ export class StreamingPartIndexer {
     if (typeof id !== 'string') {
       throw new TypeError(`Expected delta.toolCall.id to be a string, got ${describeValue(id)}`);
     }
-    const index = this.indexForToolCallDelta(id);
+    const index = this.counter.toolCallDelta(id);
     return replaceAttributes(delta, stampAttributes(delta.attributes, index, true));
-  }
-
-  /**
-   * The index `stamp(part)` would give, advancing the indexer exactly as `stamp` does but without
-   * building the stamped copy; -1 for an empty text placeholder (left unstamped). The caller
-   * passes a valid part.
-   * @internal
-   */
-  indexFor(part: MessagePart): number {
-    switch (part.type) {
-      case 'text':
-        if (part.text === '' && part.payload === null) return -1;
-        return this.continueRun('text', part.payload !== null);
-      case 'reasoning':
-        return this.continueRun('reasoning', part.payload !== null);
-      case 'tool_call': {
-        this.runType = null;
-        const id = part.toolCall.id;
-        const known = id === null ? undefined : this.toolCallIndexes.get(id);
-        if (known === undefined) return this.nextIndex++;
-        // The call is complete: a later call that reuses its id is another call, with a part of its own.
-        this.toolCallIndexes.delete(id as string);
-        return known;
-      }
-      default:
-        this.runType = null;
-        return this.nextIndex++;
-    }
-  }
-
-  /**
-   * The index `stampToolCallDelta` would give a delta of the call `toolCallId`, advancing the
-   * indexer exactly as it does.
-   * @internal
-   */
-  indexForToolCallDelta(toolCallId: string): number {
-    const known = this.toolCallIndexes.get(toolCallId);
-    if (known !== undefined) return known;
-    const index = this.nextIndex++;
-    this.toolCallIndexes.set(toolCallId, index);
-    return index;
-  }
-
-  /**
-   * A fresh index for the first argument delta of a tool call that the caller keys itself (the
-   * bridge keys calls by their handler index, which is unique per call where provider ids may
-   * repeat); the current run of text or reasoning deltas continues.
-   * @internal
-   */
-  reserveToolCallIndex(): number {
-    return this.nextIndex++;
-  }
-
-  /**
-   * The index of a complete (or given-up) tool call whose deltas got `reserved` from
-   * `reserveToolCallIndex`, or the next index when it had none; ends the current run, as `stamp`
-   * of a tool call does.
-   * @internal
-   */
-  indexForKeyedToolCall(reserved: number | undefined): number {
-    this.runType = null;
-    return reserved ?? this.nextIndex++;
-  }
-
-  /**
-   * The index `stamp` would give a non-empty text or reasoning delta of `type`, advancing the
-   * indexer the same way, for a caller that has no part object to pass.
-   * @internal
-   */
-  indexForDelta(type: 'text' | 'reasoning'): number {
-    return this.continueRun(type, false);
   }
 
   /**
@@ -140,17 +79,6 @@ export class StreamingPartIndexer {
    * blocks, two text blocks back to back are two parts). Harmless when no run is open.
    */
   endRun(): void {
-    this.runType = null;
-  }
-
-  private continueRun(type: 'text' | 'reasoning', hasPayload: boolean): number {
-    if (this.runType !== type || (hasPayload && this.runHasPayload)) {
-      this.runType = type;
-      this.runIndex = this.nextIndex++;
-      this.runHasPayload = hasPayload;
-    } else if (hasPayload) {
-      this.runHasPayload = true;
-    }
-    return this.runIndex;
+    this.counter.endRun();
   }
 }

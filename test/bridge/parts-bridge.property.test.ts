@@ -75,7 +75,9 @@ type IdMode = 'always' | 'first' | 'never';
 type Event =
   | { readonly on: 'text' | 'thinking'; readonly text: string; readonly payload: OpaquePayload | null }
   | { readonly on: 'toolDelta'; readonly call: number; readonly args: string }
-  | { readonly on: 'toolComplete'; readonly call: number; readonly payload: OpaquePayload | null };
+  | { readonly on: 'toolComplete'; readonly call: number; readonly payload: OpaquePayload | null }
+  /** The adapter's `completeBlock()` without a part: the provider block ended. */
+  | { readonly on: 'blockEnd' };
 
 const CALLS = 4;
 
@@ -100,6 +102,7 @@ const eventArb: fc.Arbitrary<Event> = fc.oneof(
   { weight: 3, arbitrary: contentArb('thinking') },
   { weight: 2, arbitrary: fc.record({ on: fc.constant('toolDelta' as const), call: fc.nat({ max: CALLS - 1 }), args: textArb }) },
   { weight: 1, arbitrary: fc.record({ on: fc.constant('toolComplete' as const), call: fc.nat({ max: CALLS - 1 }), payload: fc.option(payloadArb, { nil: null }) }) },
+  { weight: 1, arbitrary: fc.constant({ on: 'blockEnd' as const }) },
 );
 
 /**
@@ -116,6 +119,8 @@ function asSent(events: readonly Event[]): Event[] {
     if (event.on === 'toolComplete') {
       if (completed.has(event.call)) continue;
       completed.add(event.call);
+      run = null;
+    } else if (event.on === 'blockEnd') {
       run = null;
     } else if (event.on === 'text' || event.on === 'thinking') {
       if (run === null || run.on !== event.on) run = { on: event.on, payload: false };
@@ -211,6 +216,9 @@ function referenceParts(events: readonly Event[], calls: readonly Call[]): Messa
         add(withId(indexer.stamp(part) as ToolCallPart, id));
         break;
       }
+      case 'blockEnd':
+        indexer.endRun();
+        break;
       default: {
         const never: never = event;
         throw new TypeError(`Expected an event, got ${JSON.stringify(never)}`);
@@ -245,6 +253,9 @@ function drive(bridge: PartsBridge, events: readonly Event[], calls: readonly Ca
         bridge.onCompleteToolCall(complete);
         break;
       }
+      case 'blockEnd':
+        bridge.completeBlock();
+        break;
       default: {
         const never: never = event;
         throw new TypeError(`Expected an event, got ${JSON.stringify(never)}`);
@@ -260,7 +271,7 @@ const caseArb = fc.record({
 });
 
 describe('PartsBridge fast paths against StreamingPartIndexer#stamp + MessageAggregator#add (property)', () => {
-  it('builds the same message from text / reasoning deltas (plain, with payloads, signature-only), tool-call deltas (with and without ids) and complete calls', () => {
+  it('builds the same message from text / reasoning deltas (plain, with payloads, signature-only), tool-call deltas (with and without ids), complete calls and block ends', () => {
     fc.assert(
       fc.property(caseArb, ({ events, modes, completes }) => {
         const calls = modes.map((mode, index) => callOf(index, mode));

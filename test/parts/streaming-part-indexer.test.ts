@@ -180,7 +180,7 @@ describe('StreamingPartIndexer#stampToolCallDelta', () => {
   });
 });
 
-describe('StreamingPartIndexer#indexFor (internal fast path)', () => {
+describe('StreamingPartIndexer#stamp over a mixed sequence', () => {
   // reasoning a → 0 (run opens), empty text → -1 (placeholder, run stays open), delta c1 → 1 (first
   // delta of c1), reasoning b → 0 (the run goes on across the delta), text t → 2 (new run), delta c1 →
   // 1, complete c1 → 1 (its deltas' index), complete c2 → 3, text u → 4 (a tool call ended the run).
@@ -197,12 +197,7 @@ describe('StreamingPartIndexer#indexFor (internal fast path)', () => {
   ];
   const EXPECTED = [0, -1, 1, 0, 2, 1, 1, 3, 4];
 
-  it('gives each part and delta its hand-derived index, -1 for a placeholder', () => {
-    const indexer = new StreamingPartIndexer();
-    expect(sequence.map(([kind, value]) => (kind === 'part' ? indexer.indexFor(value) : indexer.indexForToolCallDelta(value)))).to.deep.equal(EXPECTED);
-  });
-
-  it('stamp() gives the same hand-derived indexes (none for the placeholder)', () => {
+  it('gives each part and delta its hand-derived index, none for the placeholder', () => {
     const indexer = new StreamingPartIndexer();
     const stamped = sequence.map(([kind, value]) => (kind === 'part' ? indexer.stamp(value) : indexer.stampToolCallDelta(delta(value, 'x'))));
     expect(stamped.map((part) => StreamingParts.partIndex(part) ?? -1)).to.deep.equal(EXPECTED);
