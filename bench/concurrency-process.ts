@@ -121,7 +121,8 @@ export async function cutsOf(format: BenchFormat, bytes: Uint8Array): Promise<Cu
   return { opening, middle, deltasAtMiddle: deltas.length, stringBytesAtMiddle: deltas.reduce((sum, d) => sum + flatStringSize(d), 0) };
 }
 
-function readStream(contender: ConcurrencyContender, format: BenchFormat, source: AsyncIterable<Uint8Array>, expectation: Expectation): Promise<void> {
+/** Reads one stream through the contender and checks what it yields against the generator. */
+export function readStream(contender: ConcurrencyContender, format: BenchFormat, source: AsyncIterable<Uint8Array>, expectation: Expectation): Promise<void> {
   if (contender === 'floor') return parseFloor(format, source).then((extracted) => checkExtracted(`floor ${format}`, extracted, expectation));
   const sink = new FinalResponseSink();
   return consumeStream(source, sink, { format }).then((outcome) => {
