@@ -154,6 +154,11 @@ class DeltaCollector {
   result(): Extracted {
     return { text: this.text.join(''), reasoning: this.reasoning.join(''), arguments: this.args.map((pieces) => pieces.join('')) };
   }
+
+  /** Every delta string collected so far (text, reasoning, then each call's fragments). */
+  deltas(): string[] {
+    return [...this.text, ...this.reasoning, ...this.args.flat()];
+  }
 }
 
 function sseHandler(format: Exclude<BenchFormat, 'ollama'>, collector: DeltaCollector): (data: string) => void {
@@ -191,16 +196,26 @@ async function forEachLine(source: AsyncIterable<Uint8Array>, onLine: (line: str
  * delta strings pushed into arrays and joined once at the end.
  */
 export async function parseFloor(format: BenchFormat, source: AsyncIterable<Uint8Array>): Promise<Extracted> {
+  return (await collect(format, source)).result();
+}
+
+async function collect(format: BenchFormat, source: AsyncIterable<Uint8Array>): Promise<DeltaCollector> {
   const collector = new DeltaCollector();
   if (format === 'ollama') {
     await forEachLine(source, (line) => collector.ollama(line));
-    return collector.result();
+    return collector;
   }
   const parser = sseParser(sseHandler(format, collector));
   const decoder = new TextDecoder();
   for await (const chunk of source) parser.feed(decoder.decode(chunk, { stream: true }));
   parser.feed(decoder.decode());
-  return collector.result();
+  return collector;
+}
+
+/** The delta strings the parse floor pulls out of `bytes` (a whole stream or a prefix of one ending at a frame's end). */
+export async function floorDeltas(format: BenchFormat, bytes: Uint8Array): Promise<string[]> {
+  const source = { [Symbol.asyncIterator]: async function* () { yield bytes; } };
+  return (await collect(format, source)).deltas();
 }
 
 /**

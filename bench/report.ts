@@ -2,6 +2,9 @@ import type { BenchFormat } from './generate-transcript';
 import type { ColdStart } from './cold-start';
 import type { HeapRow } from './heap';
 import type { Stats } from './measure';
+import { table } from './markdown-table';
+import { concurrencyLines } from './report-concurrency';
+import type { ConcurrencySummary } from './concurrency';
 
 /** One contender's timings in one section, format and size. */
 export interface TimingRow {
@@ -35,6 +38,8 @@ export interface Target {
   readonly pass: boolean;
   /** Shown with pass/FAIL against the limit but not judged: never listed as a missed target. */
   readonly reportedOnly?: boolean;
+  /** The limit is a minimum (the value must be at least it); by default it is a maximum. */
+  readonly atLeast?: boolean;
 }
 
 /** The machine a run measured. */
@@ -63,14 +68,8 @@ export interface ReportInput {
   readonly targets: readonly Target[];
   /** The package's load time in a fresh process, when that section ran. */
   readonly coldStart?: ColdStart | null;
-}
-
-function table(headers: readonly string[], rows: readonly (readonly string[])[], rightAligned: readonly boolean[]): string {
-  const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  const line = (cells: readonly string[]): string =>
-    `| ${cells.map((c, i) => (rightAligned[i] ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join(' | ')} |`;
-  const rule = `|${widths.map((w, i) => (rightAligned[i] ? `${'-'.repeat(w + 1)}:` : '-'.repeat(w + 2))).join('|')}|`;
-  return [line(headers), rule, ...rows.map(line)].join('\n');
+  /** The concurrency section, when it ran. */
+  readonly concurrency?: readonly ConcurrencySummary[];
 }
 
 /** Milliseconds, to 3 significant figures or so. */
@@ -154,7 +153,7 @@ export function formatReport(input: ReportInput): string {
   );
   const targetTable = table(
     ['target', 'value', 'from fastest runs', 'limit', ''],
-    input.targets.map((t) => [t.name, t.value.toFixed(2), t.valueFromMins === undefined ? '' : t.valueFromMins.toFixed(2), t.limit.toFixed(2), `${t.pass ? 'pass' : 'FAIL'}${t.reportedOnly === true ? ' (reported, not judged)' : ''}`]),
+    input.targets.map((t) => [t.name, t.value.toFixed(2), t.valueFromMins === undefined ? '' : t.valueFromMins.toFixed(2), `${t.atLeast === true ? '≥ ' : ''}${t.limit.toFixed(2)}`, `${t.pass ? 'pass' : 'FAIL'}${t.reportedOnly === true ? ' (reported, not judged)' : ''}`]),
     [false, true, true, true, false],
   );
   const [small, large] = input.sizes;
@@ -178,6 +177,7 @@ export function formatReport(input: ReportInput): string {
     heapTable,
     '',
     ...coldStartLines(input.coldStart ?? null),
+    ...concurrencyLines(input.concurrency ?? []),
     'Targets (judged on the medians; the rows marked "reported" are shown against the limit but not judged)',
     targetTable,
   ].join('\n');

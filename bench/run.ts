@@ -5,6 +5,8 @@ import { consumeStream } from '../lib/driver/consume-stream';
 import { buildReplay, callbackCount, FinalResponseSink, replayChain, replayFloor, replayThroughChain, type Replay } from './callback-replay';
 import { chunkedSource } from './chunked-source';
 import { coldStartTargets, measureColdStart, type ColdStart } from './cold-start';
+import { concurrencyConfig, concurrencyTargets, type ConcurrencyConfig } from './concurrency-config';
+import { measureConcurrency, summarizeConcurrency, type ConcurrencyRun, type ConcurrencySummary } from './concurrency';
 import { BenchCorrectnessError, checkExtracted, checkResponse, type Expectation } from './check';
 import { bytesOnlyFloor, parseFloor, type Extracted } from './floors';
 import { generateTranscript, type BenchFormat } from './generate-transcript';
@@ -16,15 +18,21 @@ import { subjectOf, type Subject } from './subject';
 
 // `npm run bench`: node --expose-gc -r ts-node/register/transpile-only bench/run.ts
 // BENCH_QUICK=1 for a short smoke run (N = 10⁴ and 10⁵, fewer rounds, results.json untouched).
-// BENCH_ONLY=callback | end-to-end | heap | cold-start runs one section (results.json untouched).
+// BENCH_ONLY=callback | end-to-end | heap | cold-start | concurrency runs one section (results.json untouched).
+// Concurrency knobs: BENCH_CONC_STREAMS (default 1000,10000), BENCH_CONC_RUNS (runs below the largest
+// count, default 3), BENCH_CONC_LARGE_RUNS (at the largest, default 1), BENCH_CONC_FORMATS (default
+// openai-chat,anthropic; any of the five).
 
 const QUICK = process.env.BENCH_QUICK === '1';
+const SECTIONS = ['callback', 'end-to-end', 'heap', 'cold-start', 'concurrency'] as const;
+type Section = (typeof SECTIONS)[number];
 const ONLY = onlySection(process.env.BENCH_ONLY);
 
-function onlySection(value: string | undefined): 'callback' | 'end-to-end' | 'heap' | 'cold-start' | null {
+function onlySection(value: string | undefined): Section | null {
   if (value === undefined || value === '') return null;
-  if (value === 'callback' || value === 'end-to-end' || value === 'heap' || value === 'cold-start') return value;
-  throw new Error(`BENCH_ONLY must be callback, end-to-end, heap or cold-start, got ${JSON.stringify(value)}`);
+  const found = SECTIONS.find((section) => section === value);
+  if (found !== undefined) return found;
+  throw new Error(`BENCH_ONLY must be one of ${SECTIONS.join(', ')}, got ${JSON.stringify(value)}`);
 }
 const CHUNK_SIZE = 16 * 1024;
 const SEED = 0x5eed;
@@ -67,6 +75,9 @@ const CHAIN_FLOOR = 'floor: push strings into arrays + join';
 
 const timings: TimingRow[] = [];
 let coldStart: ColdStart | null = null;
+const CONCURRENCY: ConcurrencyConfig = concurrencyConfig(process.env, QUICK, SEED);
+let concurrencyRuns: ConcurrencyRun[] = [];
+let concurrency: ConcurrencySummary[] = [];
 const heapRows: HeapRow[] = [];
 const transcripts: Record<string, { format: BenchFormat; n: number; bytes: number; frames: number; callbacks: number }> = {};
 
@@ -336,7 +347,7 @@ async function main(): Promise<void> {
   const date = new Date().toISOString();
   const loadAverageAtStart = loadAverage();
   log(`partstream bench${QUICK ? ' (BENCH_QUICK)' : ''}: N=${SMALL} and N=${LARGE}, ${FORMATS.join(' and ')}; end-to-end only: ${END_TO_END_FORMATS.join(', ')}`);
-  for (const format of ONLY === 'cold-start' ? [] : [...FORMATS, ...END_TO_END_FORMATS]) {
+  for (const format of ONLY === 'cold-start' || ONLY === 'concurrency' ? [] : [...FORMATS, ...END_TO_END_FORMATS]) {
     await measure(format);
     collectGarbage();
   }
@@ -346,6 +357,15 @@ async function main(): Promise<void> {
     log(
       `  cold start: ${coldStart.build}; require: ${own?.inProcess.median.toFixed(1)} ms in process, process ${coldStart.require.median.toFixed(1)} ms, node -e 0 ${coldStart.floor.median.toFixed(1)} ms (medians of ${coldStart.runs})`,
     );
+  }
+  if (ONLY === null || ONLY === 'concurrency') {
+    log(`  concurrency: ${CONCURRENCY.formats.join(', ')} at ${CONCURRENCY.streamCounts.join(' and ')} streams of n=${CONCURRENCY.perStreamN}`);
+    concurrencyRuns = await measureConcurrency({
+      ...CONCURRENCY,
+      onRun: (r) =>
+        log(`  concurrency ${r.format} ×${r.streams} ${r.contender}: ${(r.deltasPerSecond / 1000).toFixed(0)} k deltas/s, CPU ${(r.cpuMs / 1000).toFixed(1)} s, heap peak ${(r.heapPeakBytes / 2 ** 20).toFixed(0)} MiB`),
+    });
+    concurrency = summarizeConcurrency(concurrencyRuns);
   }
   const machine: Machine = {
     cpu: cpus()[0]?.model.trim() ?? 'unknown',
@@ -358,7 +378,7 @@ async function main(): Promise<void> {
     loadAverageAtStart,
     loadAverageAtEnd: loadAverage(),
   };
-  const targetList = targets();
+  const targetList = [...targets(), ...concurrencyTargets(concurrency, Math.max(...CONCURRENCY.streamCounts))];
   process.stdout.write(
     `${formatReport({
       machine,
@@ -370,6 +390,7 @@ async function main(): Promise<void> {
       heap: heapRows,
       targets: targetList,
       coldStart,
+      concurrency,
     })}\n`,
   );
   const durationSeconds = Math.round((performance.now() - startedAt) / 1000);
@@ -384,6 +405,7 @@ async function main(): Promise<void> {
       heap: heapRows,
       targets: targetList,
       coldStart,
+      concurrency: { config: { ...CONCURRENCY, runsAt: Object.fromEntries(CONCURRENCY.streamCounts.map((c) => [c, CONCURRENCY.runsAt(c)])) }, summaries: concurrency, runs: concurrencyRuns },
       durationSeconds,
     };
     const file = join(__dirname, 'results.json');

@@ -1,5 +1,5 @@
 /** How many appended pieces are joined into one block (bounds the number of live strings). */
-const BLOCK_SIZE = 1024;
+const BLOCK_SIZE = 128;
 
 /**
  * Appends strings in O(1) each and joins them once when read, so accumulating a million deltas

@@ -1,5 +1,6 @@
 import type { StreamError } from '../handler/stream-error';
 import { frameTooLarge, type FrameDecoder, type FrameDecoderEnd, type NdjsonLine } from './frame-decoder';
+import { detachedSlice } from './detached-slice';
 import { isBlank } from './is-blank';
 
 const NO_LINES: readonly NdjsonLine[] = Object.freeze([]);
@@ -75,7 +76,7 @@ export function createNdjsonDecoder(maxFrameBytes: number = Infinity): FrameDeco
         start = lf + 1;
         lf = text.indexOf('\n', start);
       }
-      if (start < text.length) hold(text.slice(start));
+      if (start < text.length) hold(detachedSlice(text, start));
       return out;
     },
     flush(): FrameDecoderEnd<NdjsonLine> {

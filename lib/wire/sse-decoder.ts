@@ -1,6 +1,7 @@
 import type { StreamError } from '../handler/stream-error';
 import type { SseFrame } from '../wire/types';
 import { frameTooLarge, type FrameDecoder, type FrameDecoderEnd } from './frame-decoder';
+import { detached, detachedSlice } from './detached-slice';
 import { isBlank } from './is-blank';
 
 /** The data of the sentinel frame that ends an OpenAI-style SSE stream. */
@@ -73,12 +74,26 @@ export function createSseDecoder(maxFrameBytes: number = Infinity): FrameDecoder
   let pendingLength = 0;
   // The last text ended with a CR: an LF opening the next text completes that CRLF.
   let skipLf = false;
+  // A data or event line of the open event was cut from the text being fed (see keepOwnStrings).
+  let cutFromText = false;
 
   function fail(): void {
     failure = frameTooLarge('An SSE event', maxFrameBytes);
     pending.length = 0;
     pendingLength = 0;
     data = '';
+  }
+
+  /**
+   * An event left open at the end of a text must not keep that text (a whole network chunk) alive
+   * through the slices it holds: its event name, and its data while it is a single line, are
+   * copied (each line at most once, so a frame costs at most one more copy of itself). A longer
+   * data field joins slices of the lines it spans and is left as it is.
+   */
+  function keepOwnStrings(): void {
+    cutFromText = false;
+    if (dataLines === 1) data = detached(data);
+    if (event !== null) event = detached(event);
   }
 
   function dispatch(): void {
@@ -111,10 +126,12 @@ export function createSseDecoder(maxFrameBytes: number = Infinity): FrameDecoder
       const value = text.slice(text.charCodeAt(start + 5) === SPACE ? start + 6 : start + 5, end);
       data = dataLines === 0 ? value : `${data}\n${value}`;
       dataLines++;
+      cutFromText = true;
       return;
     }
     if (isEvent(text, start)) {
       event = text.slice(text.charCodeAt(start + 6) === SPACE ? start + 7 : start + 6, end) || null;
+      cutFromText = true;
       return;
     }
     if (text.charCodeAt(start) === COLON) return;
@@ -125,6 +142,7 @@ export function createSseDecoder(maxFrameBytes: number = Infinity): FrameDecoder
     const name = colon === -1 ? field : field.slice(0, colon);
     if (name !== 'data' && name !== 'event') return;
     const value = colon === -1 ? '' : field.slice(field.charCodeAt(colon + 1) === SPACE ? colon + 2 : colon + 1);
+    cutFromText = true;
     if (name === 'event') {
       event = value || null;
       return;
@@ -166,7 +184,7 @@ export function createSseDecoder(maxFrameBytes: number = Infinity): FrameDecoder
       if (lf !== -1 && lf < start) lf = text.indexOf('\n', start);
       if (cr !== -1 && cr < start) cr = text.indexOf('\r', start);
     }
-    if (start < length && !ended && failure === null) hold(text.slice(start));
+    if (start < length && !ended && failure === null) hold(detachedSlice(text, start));
   }
 
   function hold(fragment: string): void {
@@ -196,7 +214,7 @@ export function createSseDecoder(maxFrameBytes: number = Infinity): FrameDecoder
         // Complete the held line with this text's first line, then go on in place.
         const end = lf === -1 ? cr : cr === -1 ? lf : Math.min(lf, cr);
         if (end === -1) {
-          if (start < text.length) hold(start === 0 ? text : text.slice(start));
+          if (start < text.length) hold(detachedSlice(text, start));
           return NO_FRAMES;
         }
         pending.push(text.slice(start, end));
@@ -214,6 +232,7 @@ export function createSseDecoder(maxFrameBytes: number = Infinity): FrameDecoder
         if (cr !== -1 && cr < start) cr = text.indexOf('\r', start);
       }
       if (start < text.length) lines(text, start, lf, cr);
+      if (cutFromText) keepOwnStrings();
       return take();
     },
     flush(): FrameDecoderEnd<SseFrame> {
