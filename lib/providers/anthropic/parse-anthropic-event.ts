@@ -10,14 +10,48 @@ import { parseJsonObject, type JsonObject } from '../../wire/read-json';
 const PREFIX = '{"type":"content_block_delta","index":';
 const SUFFIX = '"}}';
 
+// The events read here are built with `new` on functions whose prototype is Object.prototype
+// (plain objects, as JSON.parse's), never as object literals. V8 keeps allocation feedback per
+// literal and, once a literal's objects happen to survive young-generation collections together
+// (as can happen while the code still runs unoptimized), allocates all its later objects straight
+// in the old generation ("pretenuring"). Per-token events then pile up there as garbage until the
+// next major collection: 10 to over 100 MB on a million-token stream, in some processes and not
+// others. Objects made by `new` on an ordinary function carry no such feedback and start young.
+
+type Plain<A extends unknown[]> = new (...args: A) => JsonObject;
+
+/** Makes `construct` build plain objects: its instances' prototype is Object.prototype. */
+function plain<A extends unknown[]>(construct: (this: Record<string, unknown>, ...args: A) => void): Plain<A> {
+  construct.prototype = Object.prototype;
+  return construct as unknown as Plain<A>;
+}
+
+const BlockDelta = plain(function (this: Record<string, unknown>, index: number, delta: JsonObject) {
+  this.type = 'content_block_delta';
+  this.index = index;
+  this.delta = delta;
+});
+const TextDelta = plain(function (this: Record<string, unknown>, text: string) {
+  this.type = 'text_delta';
+  this.text = text;
+});
+const ThinkingDelta = plain(function (this: Record<string, unknown>, thinking: string) {
+  this.type = 'thinking_delta';
+  this.thinking = thinking;
+});
+const InputJsonDelta = plain(function (this: Record<string, unknown>, partial_json: string) {
+  this.type = 'input_json_delta';
+  this.partial_json = partial_json;
+});
+
 /**
  * The delta types read without JSON.parse: what follows the index up to the string's opening
  * quote, and the delta object JSON.parse would build around the string (same keys, same order).
  */
-const DELTAS: readonly { readonly opening: string; readonly delta: (value: string) => JsonObject }[] = [
-  { opening: ',"delta":{"type":"text_delta","text":"', delta: (text) => ({ type: 'text_delta', text }) },
-  { opening: ',"delta":{"type":"thinking_delta","thinking":"', delta: (thinking) => ({ type: 'thinking_delta', thinking }) },
-  { opening: ',"delta":{"type":"input_json_delta","partial_json":"', delta: (partial_json) => ({ type: 'input_json_delta', partial_json }) },
+const DELTAS: readonly { readonly opening: string; readonly Delta: Plain<[string]> }[] = [
+  { opening: ',"delta":{"type":"text_delta","text":"', Delta: TextDelta },
+  { opening: ',"delta":{"type":"thinking_delta","thinking":"', Delta: ThinkingDelta },
+  { opening: ',"delta":{"type":"input_json_delta","partial_json":"', Delta: InputJsonDelta },
 ];
 
 /** A string body that is not taken as it is: a backslash (escapes), a quote or a control character. */
@@ -52,17 +86,17 @@ function readDelta(data: string): JsonObject | null {
   const digits = at - digitsStart;
   // A JSON integer: at least one digit, no leading zero but 0 itself (a sign, fraction or exponent fails the opening below).
   if (digits === 0 || digits > MAX_INDEX_DIGITS || (digits > 1 && data.charCodeAt(digitsStart) === 48)) return null;
-  for (const { opening, delta } of DELTAS) {
+  for (const { opening, Delta } of DELTAS) {
     if (!data.startsWith(opening, at)) continue;
     const start = at + opening.length;
     const end = data.length - SUFFIX.length;
     if (end < start) return null;
     const raw = data.slice(start, end);
     // One scan for the common case, a body taken as it is; the rest is rare.
-    if (!NOT_PLAIN.test(raw)) return { type: 'content_block_delta', index, delta: delta(detached(raw)) };
+    if (!NOT_PLAIN.test(raw)) return new BlockDelta(index, new Delta(detached(raw)));
     if (NOT_ESCAPED_ONLY.test(raw)) return null;
     const value = unescape(raw);
-    return value === null ? null : { type: 'content_block_delta', index, delta: delta(value) };
+    return value === null ? null : new BlockDelta(index, new Delta(value));
   }
   return null;
 }

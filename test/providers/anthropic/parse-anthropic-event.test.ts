@@ -38,6 +38,19 @@ describe('parseAnthropicEvent', () => {
     }
   });
 
+  it('builds plain objects as JSON.parse does: Object.prototype, own enumerable keys in wire order', () => {
+    for (const [type, key] of DELTA_KEYS) {
+      for (const value of ['plain', 'two\nlines']) {
+        const event = parseAnthropicEvent(compact(7, type, key, value)) as { readonly delta: object };
+        expect(Object.getPrototypeOf(event)).to.equal(Object.prototype);
+        expect(Object.getPrototypeOf(event.delta)).to.equal(Object.prototype);
+        expect(Object.keys(event)).to.deep.equal(['type', 'index', 'delta']);
+        expect(Object.keys(event.delta)).to.deep.equal(['type', key]);
+        expect(JSON.stringify(event)).to.equal(compact(7, type, key, value));
+      }
+    }
+  });
+
   it('reads a plain compact delta without JSON.parse, and only the string literal when it has escapes', () => {
     const parse = sinon.spy(JSON, 'parse');
     try {
