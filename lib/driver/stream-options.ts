@@ -2,7 +2,7 @@ import type { ChatResponse } from '../handler/types';
 import { describeValue } from '../parts/describe-value';
 import type { ChunkReader } from '../transport/byte-source';
 import type { FormatOption } from '../wire/sniff-format';
-import type { MapperFactory } from '../providers/stream-mapper';
+import type { MapperFactory, StreamMapper } from '../providers/stream-mapper';
 import type { SseFrame, WireFormat } from '../wire/types';
 
 /** How a stream ended: its final response, or the error / cancel and everything aggregated before it. */
@@ -11,10 +11,8 @@ export type StreamOutcome =
   | { readonly status: 'failed'; readonly error: Error; readonly partial: ChatResponse }
   | { readonly status: 'cancelled'; readonly partial: ChatResponse };
 
-/** Options of `consumeStream`. */
-export interface ConsumeStreamOptions {
-  /** The wire format of the source, or `auto` to recognise it from the first frames. */
-  readonly format: FormatOption;
+/** The cancellation and the limits every stream takes, whoever maps it. */
+export interface StreamLimits {
   /** Cancels the stream (before the first token too), like the handle's `cancel()`. */
   readonly signal?: AbortSignal | undefined;
   /**
@@ -41,8 +39,32 @@ export interface ConsumeStreamOptions {
   readonly maxFrameBytes?: number | undefined;
 }
 
+/** Options of `consumeStream` for a provider partstream maps itself. */
+export interface ProviderStreamOptions extends StreamLimits {
+  /** The wire format of the source, or `auto` to recognise it from the first frames. */
+  readonly format: FormatOption;
+  readonly adapter?: undefined;
+}
+
+/**
+ * Options of `consumeStream` for a provider author's own adapter: `format` says how the body is
+ * framed — `sse` (Server-Sent Events: the mapper gets each `SseFrame`, `[DONE]` included, which
+ * ends the reading) or `ndjson` (one JSON value per line: the mapper gets the parsed value; a line
+ * that is not JSON surfaces raw as its text and never reaches the mapper) — and `adapter` creates
+ * the mapper. It is called once per stream, synchronously by `consumeStream`, so one options
+ * object can serve any number of streams (a mapper is stateful: pass `() => new MyMapper()`).
+ */
+export type AdapterStreamOptions = StreamLimits &
+  (
+    | { readonly format: 'sse'; readonly adapter: () => StreamMapper<SseFrame> }
+    | { readonly format: 'ndjson'; readonly adapter: () => StreamMapper<unknown> }
+  );
+
+/** Options of `consumeStream`: one of partstream's formats, or a framing and your own adapter. */
+export type ConsumeStreamOptions = ProviderStreamOptions | AdapterStreamOptions;
+
 /** Options of `startStream`: those of `consumeStream`, plus the mappers to use. */
-export interface StartStreamOptions extends ConsumeStreamOptions {
+export interface StartStreamOptions extends ProviderStreamOptions {
   /** Creates the mapper once the format is known; partstream's own mappers by default. */
   readonly createMapper?: MapperFactory;
 }
@@ -54,16 +76,28 @@ export interface StartStreamOptions extends ConsumeStreamOptions {
  */
 export type OpenStream = (signal: AbortSignal) => Promise<ChunkReader>;
 
-const FORMATS: readonly FormatOption[] = ['openai-chat', 'openai-responses', 'anthropic', 'gemini', 'ollama', 'auto'];
+const FORMATS: readonly string[] = ['openai-chat', 'openai-responses', 'anthropic', 'gemini', 'ollama', 'auto'];
+const FRAMINGS: readonly string[] = ['sse', 'ndjson'];
 const MAX_TIMEOUT_MS = 2 ** 31 - 1;
 
 /** The largest frame a stream may send unless `maxFrameBytes` says otherwise (64 MiB). */
 export const DEFAULT_MAX_FRAME_BYTES = 64 * 1024 * 1024;
 
 /** Throws a `TypeError` naming the option that is of the wrong kind or out of range. */
-export function checkOptions(options: StartStreamOptions): void {
+export function checkOptions(options: ConsumeStreamOptions | StartStreamOptions): void {
   if (typeof options !== 'object' || options === null) throw new TypeError(`Expected options with a format, got ${describeValue(options)}`);
-  if (!FORMATS.includes(options.format)) {
+  const adapter: unknown = options.adapter;
+  if (adapter !== undefined) {
+    if (typeof adapter !== 'function') {
+      throw new TypeError(`Expected adapter to be a function that creates a StreamMapper, got ${describeValue(adapter)}`);
+    }
+    if (!FRAMINGS.includes(options.format)) {
+      throw new TypeError(`Expected format to be sse or ndjson with an adapter, got ${describeValue(options.format)}`);
+    }
+    if ('createMapper' in options && options.createMapper !== undefined) {
+      throw new TypeError('Expected either adapter or createMapper, got both');
+    }
+  } else if (!FORMATS.includes(options.format)) {
     throw new TypeError(`Expected format to be one of ${FORMATS.join(', ')}, got ${describeValue(options.format)}`);
   }
   const timeout = options.idleTimeoutMs;
@@ -78,7 +112,8 @@ export function checkOptions(options: StartStreamOptions): void {
   if (maxFrame !== undefined && !(typeof maxFrame === 'number' && maxFrame > 0 && (Number.isInteger(maxFrame) || maxFrame === Infinity))) {
     throw new TypeError(`Expected maxFrameBytes to be a positive whole number or Infinity, got ${describeValue(maxFrame)}`);
   }
-  if (options.createMapper !== undefined && typeof options.createMapper !== 'function') {
-    throw new TypeError(`Expected createMapper to be a function, got ${describeValue(options.createMapper)}`);
+  const createMapper = 'createMapper' in options ? options.createMapper : undefined;
+  if (createMapper !== undefined && typeof createMapper !== 'function') {
+    throw new TypeError(`Expected createMapper to be a function, got ${describeValue(createMapper)}`);
   }
 }
