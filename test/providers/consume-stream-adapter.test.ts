@@ -101,13 +101,15 @@ describe('consumeStream with a provider author\'s adapter', () => {
     expect(user.lines).to.deep.equal(['text a', 'raw {"event":"text","data":"a+raw"}', 'text b', 'complete ab']);
   });
 
-  it('maps NDJSON values; a line that is not JSON surfaces as its text without reaching the mapper', async () => {
+  it('maps NDJSON values (surfaceRaw too); a line that is not JSON surfaces as its text without reaching the mapper', async () => {
     const seen: unknown[] = [];
     const adapter = (): StreamMapper<unknown> => ({
       map(value, target) {
         seen.push(value);
-        const text = (value as { t?: unknown }).t;
+        const { t: text, extra } = value as { t?: unknown; extra?: unknown };
         if (typeof text === 'string') target.handler.onPartialResponse?.(partialResponse(text), { streamingHandle: target.handle });
+        // Content the handler API does not model: surface the whole line raw as well.
+        if (extra !== undefined) target.surfaceRaw?.();
         return false;
       },
       end(target) {
@@ -115,9 +117,9 @@ describe('consumeStream with a provider author\'s adapter', () => {
       },
     });
     const user = recorder();
-    const outcome = await consumeStream(ndjson(['{"t":"x"}', 'not json', '{"k":1}']), user, { format: 'ndjson', adapter });
-    expect(user.lines).to.deep.equal(['text x', 'raw "not json"', 'raw {"k":1}', 'complete x']);
-    expect(seen).to.deep.equal([{ t: 'x' }, { k: 1 }]);
+    const outcome = await consumeStream(ndjson(['{"t":"x"}', 'not json', '{"k":1}', '{"t":"y","extra":2}']), user, { format: 'ndjson', adapter });
+    expect(user.lines).to.deep.equal(['text x', 'raw "not json"', 'raw {"k":1}', 'text y', 'raw {"t":"y","extra":2}', 'complete xy']);
+    expect(seen).to.deep.equal([{ t: 'x' }, { k: 1 }, { t: 'y', extra: 2 }]);
     expect(outcome.status).to.equal('completed');
   });
 
