@@ -46,18 +46,34 @@ export interface ProviderStreamOptions extends StreamLimits {
   readonly adapter?: undefined;
 }
 
+/** How a body is framed: Server-Sent Events or one JSON value per line. */
+export type Framing = 'sse' | 'ndjson';
+
+/** A mapper that says how its body is framed (then `consumeStream` needs no `format`). */
+export type FramedStreamMapper =
+  | (StreamMapper<SseFrame> & { readonly framing: 'sse' })
+  | (StreamMapper<unknown> & { readonly framing: 'ndjson' });
+
 /**
- * Options of `consumeStream` for a provider author's own adapter: `format` says how the body is
- * framed — `sse` (Server-Sent Events: the mapper gets each `SseFrame`, `[DONE]` included, which
- * ends the reading) or `ndjson` (one JSON value per line: the mapper gets the parsed value; a line
- * that is not JSON surfaces raw as its text and never reaches the mapper) — and `adapter` creates
- * the mapper. It is called once per stream, synchronously by `consumeStream`, so one options
- * object can serve any number of streams (a mapper is stateful: pass `() => new MyMapper()`).
+ * A provider author's adapter for `consumeStream`: a mapper, or a function that creates one. The
+ * function is called once per stream, synchronously by `consumeStream`, so one options object can
+ * serve any number of streams; a mapper instance is stateful and serves one stream only (a second
+ * stream with the same instance is a `TypeError`).
+ */
+export type StreamAdapter<M> = M | (() => M);
+
+/**
+ * Options of `consumeStream` for a provider author's own adapter (SPEC §9). The body is framed as
+ * `format` says, or as the mapper's own `framing` says when `format` is left out: `sse`
+ * (Server-Sent Events: the mapper gets each `SseFrame`; `data: [DONE]` reaches it too and ends the
+ * reading) or `ndjson` (one JSON value per line: the mapper gets the parsed value; a line that is
+ * not JSON surfaces raw as its text and never reaches the mapper).
  */
 export type AdapterStreamOptions = StreamLimits &
   (
-    | { readonly format: 'sse'; readonly adapter: () => StreamMapper<SseFrame> }
-    | { readonly format: 'ndjson'; readonly adapter: () => StreamMapper<unknown> }
+    | { readonly format: 'sse'; readonly adapter: StreamAdapter<StreamMapper<SseFrame>> }
+    | { readonly format: 'ndjson'; readonly adapter: StreamAdapter<StreamMapper<unknown>> }
+    | { readonly format?: undefined; readonly adapter: StreamAdapter<FramedStreamMapper> }
   );
 
 /** Options of `consumeStream`: one of partstream's formats, or a framing and your own adapter. */
@@ -88,16 +104,16 @@ export function checkOptions(options: ConsumeStreamOptions | StartStreamOptions)
   if (typeof options !== 'object' || options === null) throw new TypeError(`Expected options with a format, got ${describeValue(options)}`);
   const adapter: unknown = options.adapter;
   if (adapter !== undefined) {
-    if (typeof adapter !== 'function') {
-      throw new TypeError(`Expected adapter to be a function that creates a StreamMapper, got ${describeValue(adapter)}`);
+    if (adapter === null || (typeof adapter !== 'function' && typeof adapter !== 'object')) {
+      throw new TypeError(`Expected adapter to be a StreamMapper or a function that creates one, got ${describeValue(adapter)}`);
     }
-    if (!FRAMINGS.includes(options.format)) {
+    if (options.format !== undefined && !FRAMINGS.includes(options.format)) {
       throw new TypeError(`Expected format to be sse or ndjson with an adapter, got ${describeValue(options.format)}`);
     }
     if ('createMapper' in options && options.createMapper !== undefined) {
       throw new TypeError('Expected either adapter or createMapper, got both');
     }
-  } else if (!FORMATS.includes(options.format)) {
+  } else if (!FORMATS.includes(options.format as string)) {
     throw new TypeError(`Expected format to be one of ${FORMATS.join(', ')}, got ${describeValue(options.format)}`);
   }
   const timeout = options.idleTimeoutMs;

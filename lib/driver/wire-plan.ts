@@ -7,10 +7,10 @@ import { createSseDecoder } from '../wire/sse-decoder';
 import type { FormatOption } from '../wire/sniff-format';
 import type { SseFrame } from '../wire/types';
 import { createWireDecoder, type WireFrame } from '../wire/wire-decoder';
-import type { AdapterStreamOptions } from './stream-options';
+import type { AdapterStreamOptions, Framing } from './stream-options';
 
-/** How a body is framed: Server-Sent Events or one JSON value per line. */
-export type Framing = 'sse' | 'ndjson';
+export type { Framing } from './stream-options';
+
 
 /** A mapper of either framing's events. */
 export type AnyStreamMapper = StreamMapper<SseFrame> | StreamMapper<unknown>;
@@ -49,16 +49,32 @@ export function providerDecoder(format: FormatOption, createMapper: MapperFactor
   };
 }
 
+/** The mapper instances that already served a stream (a mapper is stateful: one stream each). */
+const usedMappers = new WeakSet<object>();
+
 /**
- * A provider author's framing and mapper: the body is decoded as `format` says from its first
- * byte. The adapter's factory is called here, once; what it returns must have `map` and `end`.
+ * A provider author's framing and mapper: the body is decoded as `format` (else the mapper's
+ * `framing`) says from its first byte. The adapter's factory is called here, once; what it
+ * returns (or the adapter itself) must have `map` and `end`, and may serve one stream only.
  */
 export function adapterDecoder(options: AdapterStreamOptions, maxFrameBytes: number): FramedDecoder {
-  const framing: Framing = options.format;
-  const mapper: unknown = options.adapter();
+  const adapter: unknown = options.adapter;
+  const mapper: unknown = typeof adapter === 'function' ? (adapter as () => unknown)() : adapter;
   if (mapper === null || typeof mapper !== 'object' || typeof (mapper as AnyStreamMapper).map !== 'function' || typeof (mapper as AnyStreamMapper).end !== 'function') {
-    throw new TypeError(`Expected adapter to return a StreamMapper (with map and end methods), got ${describeValue(mapper)}`);
+    throw new TypeError(`Expected adapter to be or to return a StreamMapper (with map and end methods), got ${describeValue(mapper)}`);
   }
+  if (usedMappers.has(mapper)) {
+    throw new TypeError('Expected a StreamMapper that has not served a stream yet; pass a function that creates one per stream (() => new MyMapper())');
+  }
+  const declared: unknown = (mapper as { framing?: unknown }).framing;
+  const framing = options.format ?? declared;
+  if (framing !== 'sse' && framing !== 'ndjson') {
+    throw new TypeError(`Expected format (or the mapper's framing) to be sse or ndjson, got ${describeValue(framing)}`);
+  }
+  if (declared !== undefined && declared !== framing) {
+    throw new TypeError(`Expected the mapper's framing to match format ${framing}, got ${describeValue(declared)}`);
+  }
+  usedMappers.add(mapper);
   const decoder: FrameDecoder<WireFrame> = framing === 'sse' ? createSseDecoder(maxFrameBytes) : createNdjsonDecoder(maxFrameBytes);
   return {
     feed: (text) => decoder.feed(text),

@@ -223,12 +223,23 @@ describe('consumeStream with a provider author\'s adapter', () => {
     expect([first.lines, second.lines]).to.deep.equal([['raw {"event":"stop","data":"."}', 'complete null'], ['text x', 'error StreamError truncated']]);
   });
 
+  it('takes a mapper instance that declares its framing (no format), for one stream', async () => {
+    const mapper = Object.assign(new ScriptMapper(), { framing: 'sse' as const });
+    const user = recorder();
+    const outcome = await consumeStream(sse([['text', 'a'], ['done', '.']]), user, { adapter: mapper });
+    expect([user.lines, outcome.status]).to.deep.equal([['text a', 'complete a'], 'completed']);
+    expect(() => consumeStream(sse([]), recorder(), { adapter: mapper })).to.throw(
+      TypeError,
+      'Expected a StreamMapper that has not served a stream yet; pass a function that creates one per stream (() => new MyMapper())',
+    );
+  });
+
   it('throws a TypeError at once for an adapter of the wrong kind', () => {
     const handler = recorder();
     const body = sse([]);
-    expect(() => consumeStream(body, handler, { format: 'sse', adapter: new ScriptMapper() as never })).to.throw(
+    expect(() => consumeStream(body, handler, { format: 'sse', adapter: 'mapper' as never })).to.throw(
       TypeError,
-      'Expected adapter to be a function that creates a StreamMapper, got ',
+      'Expected adapter to be a StreamMapper or a function that creates one, got string "mapper"',
     );
     expect(() => consumeStream(body, handler, { format: 'anthropic', adapter: () => new ScriptMapper() } as never)).to.throw(
       TypeError,
@@ -236,7 +247,15 @@ describe('consumeStream with a provider author\'s adapter', () => {
     );
     expect(() => consumeStream(body, handler, { format: 'sse', adapter: () => ({ map() {} }) as never })).to.throw(
       TypeError,
-      'Expected adapter to return a StreamMapper (with map and end methods), got ',
+      'Expected adapter to be or to return a StreamMapper (with map and end methods), got ',
+    );
+    expect(() => consumeStream(body, handler, { adapter: () => new ScriptMapper() } as never)).to.throw(
+      TypeError,
+      "Expected format (or the mapper's framing) to be sse or ndjson, got undefined",
+    );
+    expect(() => consumeStream(body, handler, { format: 'ndjson', adapter: Object.assign(new ScriptMapper(), { framing: 'sse' }) } as never)).to.throw(
+      TypeError,
+      "Expected the mapper's framing to match format ndjson, got string \"sse\"",
     );
     expect(handler.lines).to.deep.equal([]);
   });
