@@ -27,7 +27,9 @@ export type {
  * Sentinels, comments and blank frames never do.
  *
  * The mapper is partstream's own for `format` (one of the five, or `auto`), or a provider author's
- * own: `{ format: 'sse' | 'ndjson', adapter: () => new MyMapper() }` (SPEC §9). Either way the same
+ * own (SPEC §9): `{ format: 'sse' | 'ndjson', adapter: () => new MyMapper() }` — a factory, called
+ * once per stream — or `{ adapter: mapper }`, an instance for this one stream whose `framing`
+ * says `sse` or `ndjson` (see `AdapterStreamOptions`). Either way the same
  * rules hold: `map` is never called after it returned true or after a terminal callback, `end` at
  * most once and only while no terminal callback was delivered, and a stream that ends without a
  * terminal callback fails `truncated`; a mapper that throws fails the stream `malformed`.
