@@ -116,27 +116,35 @@ export class SafeHandler implements StreamingChatResponseHandler {
     return this.idle;
   }
 
+  // The per-token callbacks read their handler method by name (a monomorphic load at each site).
   onPartialResponse(partial: PartialResponse, context: PartialResponseContext): void {
     if (!this.run.open || (partial.text.length === 0 && partial.payload == null)) return;
-    this.deliver('onPartialResponse', partial, context);
+    const callback = this.handler.onPartialResponse;
+    if (callback != null) this.deliver('onPartialResponse', callback, partial, context);
   }
 
   onPartialThinking(partial: PartialThinking, context: PartialThinkingContext): void {
     if (!this.run.open || (partial.text.length === 0 && partial.payload == null)) return;
-    this.deliver('onPartialThinking', partial, context);
+    const callback = this.handler.onPartialThinking;
+    if (callback != null) this.deliver('onPartialThinking', callback, partial, context);
   }
 
   onPartialToolCall(partial: PartialToolCall, context: PartialToolCallContext): void {
     if (!this.run.open || partial.partialArguments.length === 0) return;
-    this.deliver('onPartialToolCall', partial, context);
+    const callback = this.handler.onPartialToolCall;
+    if (callback != null) this.deliver('onPartialToolCall', callback, partial, context);
   }
 
   onCompleteToolCall(complete: CompleteToolCall): void {
-    if (this.run.open) this.deliver('onCompleteToolCall', complete, undefined);
+    if (!this.run.open) return;
+    const callback = this.handler.onCompleteToolCall;
+    if (callback != null) this.deliver('onCompleteToolCall', callback, complete, undefined);
   }
 
   onUnmappedRawEvent(rawEvent: unknown): void {
-    if (this.run.open) this.deliver('onUnmappedRawEvent', rawEvent, undefined);
+    if (!this.run.open) return;
+    const callback = this.handler.onUnmappedRawEvent;
+    if (callback != null) this.deliver('onUnmappedRawEvent', callback, rawEvent, undefined);
   }
 
   onCompleteResponse(response: ChatResponse): void {
@@ -157,18 +165,15 @@ export class SafeHandler implements StreamingChatResponseHandler {
   }
 
   /** Delivers a callback now, or queues it behind a pending promise. */
-  private deliver(kind: Delivered, value: unknown, context: unknown): void {
-    if (this.handler[kind] == null) return;
+  private deliver(kind: Delivered, callback: unknown, value: unknown, context: unknown): void {
     if (this.queue !== null) this.enqueue(kind, value, context);
-    else this.call(kind, value, context);
+    else this.invoke(kind, callback as Callback, value, context);
   }
 
   /** Calls one of the handler's callbacks (not the terminal ones): a throw is reported, a promise followed. */
-  private call(kind: Delivered, value: unknown, context: unknown): void {
+  private invoke(kind: Delivered, callback: Callback, value: unknown, context: unknown): void {
     let result: unknown;
     try {
-      const callback = this.handler[kind] as Callback | undefined;
-      if (callback == null) return;
       result = callback.call(this.handler, value, context);
     } catch (error) {
       this.reportCallbackError(kind, error);
@@ -273,8 +278,11 @@ export class SafeHandler implements StreamingChatResponseHandler {
       case 'callbackError':
         this.deliverError(item.value as Error);
         return;
-      default:
-        this.call(item.kind, item.value, item.context);
+      default: {
+        // Read when delivered, as the handler is then.
+        const callback = this.handler[item.kind];
+        if (callback != null) this.invoke(item.kind, callback as Callback, item.value, item.context);
+      }
     }
   }
 
