@@ -66,7 +66,7 @@ export type StreamAdapter<M> = M | (() => M);
  * Options of `consumeStream` for a provider author's own adapter (SPEC §9). The body is framed as
  * `format` says, or as the mapper's own `framing` says when `format` is left out: `sse`
  * (Server-Sent Events: the mapper gets each `SseFrame`; `data: [DONE]` reaches it too and ends the
- * reading) or `ndjson` (one JSON value per line: the mapper gets the parsed value; a line that is
+ * reading; comments and events without data, even named ones, never reach it) or `ndjson` (one JSON value per line: the mapper gets the parsed value; a line that is
  * not JSON surfaces raw as its text and never reaches the mapper).
  */
 export type AdapterStreamOptions = StreamLimits &
