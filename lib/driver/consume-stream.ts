@@ -11,9 +11,12 @@ export type { MapperFactory } from '../providers/stream-mapper';
 export type {
   AdapterStreamOptions,
   ConsumeStreamOptions,
+  FramedStreamMapper,
+  Framing,
   OpenStream,
   ProviderStreamOptions,
   StartStreamOptions,
+  StreamAdapter,
   StreamLimits,
   StreamOutcome,
 } from './stream-options';
