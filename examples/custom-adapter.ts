@@ -1,11 +1,19 @@
 /**
- * A provider author's adapter for a made-up line protocol. Per event: reset the tracker, map the
- * event to typed callbacks, and surface it raw when nothing typed fired — so events partstream
- * does not model (here `PING` and `CITE`) still reach the user, untouched.
+ * A provider author's adapter for a made-up provider that streams Server-Sent Events, one event
+ * name per kind of token:
  *
- *   THINK <text>        reasoning token        TEXT <text>   answer token
- *   ARGS <i> <name> <json piece>               CALL <i> <name> <json>   (tool call delta / done)
- *   END <stop|length> <input tokens> <output tokens>
+ *   think  <text>                       reasoning token
+ *   text   <text>                       answer token
+ *   args   <i> <name> <json piece>      a piece of tool call i's arguments
+ *   call   <i> <name> <json>            tool call i, complete
+ *   end    <stop|length> <input tokens> <output tokens>
+ *
+ * The adapter is a `StreamMapper`: `map` turns one event into typed callbacks on `target.handler`
+ * (`end` completes the response; true says it was the last event), and `end` runs when the body
+ * ran out before any terminal callback. `consumeStream(body, handler, { format: 'sse', adapter })`
+ * does the rest — framing, the ordered final message, the terminal gate, cancellation, timeouts,
+ * throwing callbacks — and surfaces the events the adapter does not model (here `ping` and
+ * `cite`) raw, untouched.
  *
  * Run: npx ts-node --transpile-only examples/custom-adapter.ts
  */
@@ -13,70 +21,91 @@ import {
   aiMessage,
   chatResponse,
   completeToolCall,
-  MappingTrackingHandler,
+  consumeStream,
   partialResponse,
   partialThinking,
   partialToolCall,
-  PartsBridge,
   responseMetadata,
-  SafeHandler,
-  StreamController,
+  StreamError,
   tokenUsage,
+  type MapperTarget,
+  type SseFrame,
   type StreamingChatResponseHandler,
+  type StreamMapper,
 } from 'partstream';
 
-const wire = ['THINK Need the time.', 'PING', 'ARGS 0 clock {"tz":', 'ARGS 0 clock "UTC"}', 'CALL 0 clock {"tz":"UTC"}', 'TEXT It is ', 'CITE worldclock', 'TEXT noon.', 'END stop 12 9'];
-
-/** Drives `user` through the same chain partstream's own adapters use. */
-function runAdapter(lines: readonly string[], user: StreamingChatResponseHandler, signal?: AbortSignal): void {
-  const controller = new StreamController(signal);
-  const tracker = new MappingTrackingHandler(new PartsBridge(new SafeHandler(user, controller)));
-  const context = { streamingHandle: controller };
-  let ended = false;
-  for (const line of lines) {
-    if (controller.isCancelled()) break;
-    const [verb, ...rest] = line.split(' ');
-    tracker.resetMappingTracking();
-    switch (verb) {
-      case 'THINK':
-        tracker.onPartialThinking(partialThinking(rest.join(' ')), context);
-        break;
-      case 'TEXT':
-        tracker.onPartialResponse(partialResponse(line.slice('TEXT '.length)), context);
-        break;
-      case 'ARGS':
-        tracker.onPartialToolCall(partialToolCall(Number(rest[0]), null, rest[1], rest.slice(2).join(' ')), context);
-        break;
-      case 'CALL':
-        tracker.onCompleteToolCall(completeToolCall(Number(rest[0]), { id: null, name: rest[1], arguments: rest.slice(2).join(' ') }));
-        break;
-      case 'END': {
-        ended = true;
-        const metadata = responseMetadata({
-          finishReason: rest[0] === 'length' ? 'LENGTH' : 'STOP',
-          tokenUsage: tokenUsage(Number(rest[1]), Number(rest[2])),
-        });
-        // The bridge replaces the (empty) message with the aggregated, ordered parts.
-        tracker.onCompleteResponse(chatResponse(aiMessage([]), metadata));
-        break;
+/** Maps one stream of the made-up provider; one instance per stream. */
+class MadeUpMapper implements StreamMapper<SseFrame> {
+  map(frame: SseFrame, target: MapperTarget): boolean {
+    const { handler, handle } = target;
+    const context = { streamingHandle: handle };
+    const [first = '', second = '', ...rest] = frame.data.split(' ');
+    switch (frame.event) {
+      case 'think':
+        handler.onPartialThinking?.(partialThinking(frame.data), context);
+        return false;
+      case 'text':
+        handler.onPartialResponse?.(partialResponse(frame.data), context);
+        return false;
+      case 'args':
+        handler.onPartialToolCall?.(partialToolCall(Number(first), null, second, rest.join(' ')), context);
+        return false;
+      case 'call':
+        handler.onCompleteToolCall?.(completeToolCall(Number(first), { id: null, name: second, arguments: rest.join(' ') }));
+        return false;
+      case 'end': {
+        const metadata = responseMetadata({ finishReason: first === 'length' ? 'LENGTH' : 'STOP', tokenUsage: tokenUsage(Number(second), Number(rest[0])) });
+        // The driver replaces the (empty) message with the aggregated, ordered parts.
+        handler.onCompleteResponse(chatResponse(aiMessage([]), metadata));
+        return true; // the last event: the driver stops reading
       }
       default:
-        break; // not modelled: surfaced raw below
+        return false; // not modelled: nothing typed fired, so the driver surfaces the event raw
     }
-    if (!tracker.wasMapped()) tracker.onUnmappedRawEvent(line);
   }
-  if (!ended && !controller.isCancelled()) tracker.onError(new Error('The stream ended without END'));
-  controller.dispose();
+
+  /** Called only when the body ran out and no terminal callback was delivered: the end event never came. */
+  end(target: MapperTarget): void {
+    target.handler.onError(new StreamError('truncated', 'The made-up stream ended without its end event'));
+  }
 }
 
-runAdapter(wire, {
+/** The body as the provider would send it, in a few network chunks. */
+async function* body(events: ReadonlyArray<readonly [string, string]>): AsyncGenerator<string> {
+  for (const [event, data] of events) yield `event: ${event}\ndata: ${data}\n\n`;
+}
+
+const events = [
+  ['think', 'Need the time.'],
+  ['ping', '{}'],
+  ['args', '0 clock {"tz":'],
+  ['args', '0 clock "UTC"}'],
+  ['call', '0 clock {"tz":"UTC"}'],
+  ['text', 'It is '],
+  ['cite', 'worldclock'],
+  ['text', 'noon.'],
+  ['end', 'stop 12 9'],
+] as const;
+
+const handler: StreamingChatResponseHandler = {
   onPartialThinking: (partial) => console.log(`thinking: ${partial.text}`),
   onPartialResponse: (partial) => console.log(`text: ${partial.text}`),
   onCompleteToolCall: (call) => console.log(`tool: ${call.toolExecutionRequest.name} ${call.toolExecutionRequest.arguments}`),
-  onUnmappedRawEvent: (raw) => console.log(`raw: ${String(raw)}`),
+  onUnmappedRawEvent: (raw) => console.log(`raw: ${JSON.stringify(raw)}`),
   onCompleteResponse: (response) => {
     const { parts, text } = response.aiMessage;
     console.log(`final: ${JSON.stringify(text)} parts=${parts.map((part) => part.type).join(',')} usage=${response.metadata.tokenUsage?.totalTokenCount}`);
   },
   onError: (error) => console.log(`error: ${error.message}`),
-});
+};
+
+async function main(): Promise<void> {
+  // `adapter` creates the mapper, once per stream.
+  const outcome = await consumeStream(body(events), handler, { format: 'sse', adapter: () => new MadeUpMapper() });
+  console.log(`outcome: ${outcome.status}`);
+  // A stream cut off before its end event: one onError, and what arrived is kept.
+  const cut = await consumeStream(body(events.slice(0, 6)), handler, { format: 'sse', adapter: () => new MadeUpMapper() });
+  if (cut.status === 'failed') console.log(`outcome: failed (${cut.error.name}), kept ${JSON.stringify(cut.partial.aiMessage.text)}`);
+}
+
+void main();

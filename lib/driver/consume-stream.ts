@@ -1,20 +1,41 @@
 import type { StreamingChatResponseHandler } from '../handler/types';
 import { describeValue } from '../parts/describe-value';
 import { assertStreamSource, openChunkReader, type StreamSource } from '../transport/byte-source';
-import { checkOptions, type ConsumeStreamOptions, type OpenStream, type StartStreamOptions, type StreamOutcome } from './stream-options';
+import { checkOptions, DEFAULT_MAX_FRAME_BYTES, type ConsumeStreamOptions, type OpenStream, type StartStreamOptions, type StreamOutcome } from './stream-options';
 import { StreamRun } from './stream-run';
+import { adapterDecoder, providerDecoder } from './wire-plan';
 
 export { defaultMapperFactory } from '../providers/default-mappers';
 export { DEFAULT_MAX_FRAME_BYTES } from './stream-options';
 export type { MapperFactory } from '../providers/stream-mapper';
-export type { ConsumeStreamOptions, OpenStream, StartStreamOptions, StreamOutcome } from './stream-options';
+export type {
+  AdapterStreamOptions,
+  ConsumeStreamOptions,
+  FramedStreamMapper,
+  Framing,
+  OpenStream,
+  ProviderStreamOptions,
+  StartStreamOptions,
+  StreamAdapter,
+  StreamLimits,
+  StreamOutcome,
+} from './stream-options';
 
 /**
  * Reads a provider's streamed response and drives `handler` through the chain user ← SafeHandler ←
  * PartsBridge ← MappingTrackingHandler, one provider event at a time: the tracker is reset, the
- * format's mapper maps the event, and an event that reached no typed callback surfaces untouched
- * through `onUnmappedRawEvent` (`{event, data}` for SSE, the parsed line for NDJSON, the line's
- * text when it is not JSON). Sentinels, comments and blank frames never do.
+ * mapper maps the event, and an event that reached no typed callback (or that the mapper marked
+ * with `surfaceRaw` as only partly mapped) surfaces untouched through `onUnmappedRawEvent`
+ * (`{event, data}` for SSE, the parsed line for NDJSON, the line's text when it is not JSON).
+ * Sentinels, comments and blank frames never do.
+ *
+ * The mapper is partstream's own for `format` (one of the five, or `auto`), or a provider author's
+ * own (SPEC §9): `{ format: 'sse' | 'ndjson', adapter: () => new MyMapper() }` — a factory, called
+ * once per stream — or `{ adapter: mapper }`, an instance for this one stream whose `framing`
+ * says `sse` or `ndjson` (see `AdapterStreamOptions`). Either way the same
+ * rules hold: `map` is never called after it returned true or after a terminal callback, `end` at
+ * most once and only while no terminal callback was delivered, and a stream that ends without a
+ * terminal callback fails `truncated`; a mapper that throws fails the stream `malformed`.
  *
  * A callback that returns a promise is waited for before the next callback is delivered and
  * before the source is read further (backpressure); a rejection is reported like a throw, and
@@ -25,13 +46,14 @@ export type { ConsumeStreamOptions, OpenStream, StartStreamOptions, StreamOutcom
  * failing source (a reset connection) is a `network` StreamError; a silent one, with
  * `idleTimeoutMs`, a `timeout`, and so is one still going at `timeoutMs`. Cancelling (the handle, or `signal`) cancels the source and
  * resolves `cancelled` with no callback after it. Misuse (a source, handler or option of the wrong
- * kind) throws a `TypeError` at once.
+ * kind, an adapter that does not return a mapper) throws a `TypeError` at once.
  */
 export function consumeStream(source: StreamSource, handler: StreamingChatResponseHandler, options: ConsumeStreamOptions): Promise<StreamOutcome> {
   assertStreamSource(source);
   checkOptions(options);
-  const run = new StreamRun(handler, options);
-  return run.run(openChunkReader(source));
+  const maxFrameBytes = options.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES;
+  const decoder = options.adapter !== undefined ? adapterDecoder(options, maxFrameBytes) : providerDecoder(options.format, undefined, maxFrameBytes);
+  return new StreamRun(handler, options, decoder).run(openChunkReader(source));
 }
 
 /**
@@ -42,5 +64,6 @@ export function consumeStream(source: StreamSource, handler: StreamingChatRespon
 export function startStream(open: OpenStream, handler: StreamingChatResponseHandler, options: StartStreamOptions): Promise<StreamOutcome> {
   if (typeof open !== 'function') throw new TypeError(`Expected open to be a function, got ${describeValue(open)}`);
   checkOptions(options);
-  return new StreamRun(handler, options).run(open);
+  const decoder = providerDecoder(options.format, options.createMapper, options.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES);
+  return new StreamRun(handler, options, decoder).run(open);
 }

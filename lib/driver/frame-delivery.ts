@@ -1,9 +1,10 @@
 import type { MappingTrackingHandler } from '../tracker/mapping-tracking-handler';
 import type { MapperTarget, StreamMapper } from '../providers/stream-mapper';
-import type { SseFrame, WireFormat } from '../wire/types';
+import type { SseFrame } from '../wire/types';
 import type { NdjsonLine } from '../wire/frame-decoder';
 import { isSseSentinel } from '../wire/sse-decoder';
 import type { WireFrame } from '../wire/wire-decoder';
+import type { Framing } from './wire-plan';
 
 /** Delivers one frame; true when reading should stop (the format's terminal event). */
 export type FrameDelivery = (frame: WireFrame) => boolean;
@@ -14,7 +15,7 @@ export interface RawRequest {
 }
 
 /**
- * The per-event step of a format: reset the tracker, let the mapper map the event, and surface
+ * The per-event step of a framing: reset the tracker, let the mapper map the event, and surface
  * the untouched event through `onUnmappedRawEvent` when no typed callback fired (or the mapper
  * called `surfaceRaw`: the event was only partly mapped) — `{event, data}`
  * for SSE, the parsed value for an NDJSON line (the text `null` for a `null` line: raw events are
@@ -22,13 +23,13 @@ export interface RawRequest {
  * `[DONE]` sentinel reaches the mapper, ends the reading and is never raw.
  */
 export function frameDelivery(
-  format: WireFormat,
+  framing: Framing,
   mapper: StreamMapper<SseFrame> | StreamMapper<unknown>,
   tracker: MappingTrackingHandler,
   target: MapperTarget,
   raw: RawRequest,
 ): FrameDelivery {
-  if (format === 'ollama') {
+  if (framing === 'ndjson') {
     const lines = mapper as StreamMapper<unknown>;
     return (frame) => {
       const line = frame as NdjsonLine;

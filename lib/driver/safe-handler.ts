@@ -10,18 +10,24 @@ import type {
   PartialToolCall,
   PartialToolCallContext,
   StreamingChatResponseHandler,
-  StreamingHandle,
 } from '../handler/types';
+import { followResult } from './callback-result';
+import type { RunState, RunStatus } from './run-state';
+import { StreamController } from './stream-controller';
 
-/** Where a stream stands, as a `SafeHandler` saw it. */
-export type SafeHandlerState = 'open' | 'completed' | 'failed' | 'cancelled';
+/** Where a stream stands, as a `SafeHandler` saw it (its run state's status). */
+export type SafeHandlerState = RunStatus;
+
+/** A callback the handler may have, called with its one or two arguments. */
+type Delivered = Exclude<HandlerCallbackName, 'bindStreamingHandle'>;
+type Callback = (value: unknown, context: unknown) => unknown;
 
 /**
  * A delivery waiting behind an async callback: the callback to call (`callbackError` forwards a
  * `HandlerCallbackError` that ends nothing; `onError` is the stream's terminal failure) and its arguments.
  */
 interface Queued {
-  readonly kind: Exclude<HandlerCallbackName, 'bindStreamingHandle'> | 'callbackError';
+  readonly kind: Delivered | 'callbackError';
   readonly value: unknown;
   readonly context: unknown;
 }
@@ -29,7 +35,7 @@ interface Queued {
 const RESOLVED: Promise<void> = Promise.resolve();
 
 /**
- * Calls a user's handler safely; every adapter delivers through one.
+ * Calls a user's handler safely; the driver delivers through one.
  *
  * - Empty fragments (empty partial text without a payload, empty argument deltas) are skipped.
  * - A callback that throws is reported to `onError` as a `HandlerCallbackError`; the stream goes on.
@@ -38,8 +44,8 @@ const RESOLVED: Promise<void> = Promise.resolve();
  *   queued in order until it settles, and `busy` / `drained()` tell the driver to stop reading
  *   meanwhile. A rejection is reported exactly like a throw; a rejecting `onError` is swallowed.
  *   A callback that returns nothing costs one check of its result.
- * - One terminal gate: after `onCompleteResponse`, a stream `onError`, or a cancel of the
- *   controller, nothing more is delivered — except the one `HandlerCallbackError` from a throwing
+ * - One terminal gate, the controller's run state: after `onCompleteResponse`, a stream `onError`,
+ *   or a cancel, nothing more is delivered — except the one `HandlerCallbackError` from a throwing
  *   (or rejecting) `onCompleteResponse`. A `HandlerCallbackError` passed to `onError` is forwarded
  *   and ends nothing. A cancel drops the queued deliveries, a queued terminal one included.
  *
@@ -47,11 +53,8 @@ const RESOLVED: Promise<void> = Promise.resolve();
  * right away, so a handler can cancel before the first token; the driver does not bind again.
  */
 export class SafeHandler implements StreamingChatResponseHandler {
-  /** The terminal callback, decided when it was delivered or queued (nothing is queued after it). */
-  private terminal: 'completed' | 'failed' | null = null;
-  /** True while the terminal callback waits in the queue (a cancel then still makes the stream `cancelled`). */
-  private terminalQueued = false;
-  private streamFailure: Error | null = null;
+  /** The run state the controller marks on cancel; this handler decides its terminal callback. */
+  private readonly run: RunState;
   private deliveringError = false;
   /** Deliveries waiting for a callback's promise; null whenever no promise is pending (the sync path). */
   private queue: Queued[] | null = null;
@@ -63,14 +66,15 @@ export class SafeHandler implements StreamingChatResponseHandler {
 
   constructor(
     private readonly handler: StreamingChatResponseHandler,
-    private readonly controller: StreamingHandle,
+    controller: StreamController,
   ) {
     if (handler === null || typeof handler !== 'object' || typeof handler.onCompleteResponse !== 'function' || typeof handler.onError !== 'function') {
       throw new TypeError(`Expected a handler with onCompleteResponse and onError methods, got ${handler === null ? 'null' : typeof handler}`);
     }
-    if (controller === null || typeof controller !== 'object' || typeof controller.cancel !== 'function' || typeof controller.isCancelled !== 'function') {
-      throw new TypeError(`Expected a StreamingHandle with cancel and isCancelled methods, got ${controller === null ? 'null' : typeof controller}`);
+    if (!(controller instanceof StreamController)) {
+      throw new TypeError(`Expected a StreamController, got ${controller === null ? 'null' : typeof controller}`);
     }
+    this.run = controller.state;
     if (typeof handler.bindStreamingHandle === 'function') {
       try {
         handler.bindStreamingHandle(controller);
@@ -85,14 +89,12 @@ export class SafeHandler implements StreamingChatResponseHandler {
    * (also while the terminal callback still waited in the queue).
    */
   get state(): SafeHandlerState {
-    const terminal = this.terminal;
-    if (terminal !== null && !(this.terminalQueued && this.controller.isCancelled())) return terminal;
-    return this.controller.isCancelled() ? 'cancelled' : 'open';
+    return this.run.status;
   }
 
   /** The stream error that ended the stream, or null. */
   get failure(): Error | null {
-    return this.state === 'failed' ? this.streamFailure : null;
+    return this.run.failure;
   }
 
   /** True while a callback's promise is pending (deliveries are queued behind it): stop reading the source. */
@@ -114,120 +116,70 @@ export class SafeHandler implements StreamingChatResponseHandler {
     return this.idle;
   }
 
-  /** True while new callbacks are accepted. */
-  private isOpen(): boolean {
-    return this.terminal === null && !this.controller.isCancelled();
-  }
-
+  // The per-token callbacks read their handler method by name (a monomorphic load at each site).
   onPartialResponse(partial: PartialResponse, context: PartialResponseContext): void {
-    if (!this.isOpen() || (partial.text.length === 0 && partial.payload == null) || this.handler.onPartialResponse === undefined) return;
-    if (this.queue !== null) this.enqueue('onPartialResponse', partial, context);
-    else this.partialResponseNow(partial, context);
+    if (!this.run.open || (partial.text.length === 0 && partial.payload == null)) return;
+    const callback = this.handler.onPartialResponse;
+    if (callback != null) this.deliver('onPartialResponse', callback, partial, context);
   }
 
   onPartialThinking(partial: PartialThinking, context: PartialThinkingContext): void {
-    if (!this.isOpen() || (partial.text.length === 0 && partial.payload == null) || this.handler.onPartialThinking === undefined) return;
-    if (this.queue !== null) this.enqueue('onPartialThinking', partial, context);
-    else this.partialThinkingNow(partial, context);
+    if (!this.run.open || (partial.text.length === 0 && partial.payload == null)) return;
+    const callback = this.handler.onPartialThinking;
+    if (callback != null) this.deliver('onPartialThinking', callback, partial, context);
   }
 
   onPartialToolCall(partial: PartialToolCall, context: PartialToolCallContext): void {
-    if (!this.isOpen() || partial.partialArguments.length === 0 || this.handler.onPartialToolCall === undefined) return;
-    if (this.queue !== null) this.enqueue('onPartialToolCall', partial, context);
-    else this.partialToolCallNow(partial, context);
+    if (!this.run.open || partial.partialArguments.length === 0) return;
+    const callback = this.handler.onPartialToolCall;
+    if (callback != null) this.deliver('onPartialToolCall', callback, partial, context);
   }
 
   onCompleteToolCall(complete: CompleteToolCall): void {
-    if (!this.isOpen() || this.handler.onCompleteToolCall === undefined) return;
-    if (this.queue !== null) this.enqueue('onCompleteToolCall', complete, undefined);
-    else this.completeToolCallNow(complete);
+    if (!this.run.open) return;
+    const callback = this.handler.onCompleteToolCall;
+    if (callback != null) this.deliver('onCompleteToolCall', callback, complete, undefined);
   }
 
   onUnmappedRawEvent(rawEvent: unknown): void {
-    if (!this.isOpen() || this.handler.onUnmappedRawEvent === undefined) return;
-    if (this.queue !== null) this.enqueue('onUnmappedRawEvent', rawEvent, undefined);
-    else this.unmappedRawEventNow(rawEvent);
+    if (!this.run.open) return;
+    const callback = this.handler.onUnmappedRawEvent;
+    if (callback != null) this.deliver('onUnmappedRawEvent', callback, rawEvent, undefined);
   }
 
   onCompleteResponse(response: ChatResponse): void {
-    if (!this.isOpen()) return;
-    this.terminal = 'completed';
-    if (this.queue !== null) {
-      this.terminalQueued = true;
-      this.enqueue('onCompleteResponse', response, undefined);
-    } else {
-      this.completeResponseNow(response);
-    }
+    if (!this.run.open) return;
+    const queued = this.queue !== null;
+    this.run.end('completed', null, queued);
+    if (queued) this.enqueue('onCompleteResponse', response, undefined);
+    else this.completeResponseNow(response);
   }
 
   onError(error: Error): void {
-    if (!this.isOpen()) return;
+    if (!this.run.open) return;
     const ends = !HandlerCallbackError.isInstance(error);
-    if (ends) {
-      this.terminal = 'failed';
-      this.streamFailure = error;
-    }
-    if (this.queue !== null) {
-      if (ends) this.terminalQueued = true;
-      this.enqueue(ends ? 'onError' : 'callbackError', error, undefined);
-    } else {
-      this.deliverError(error);
-    }
+    const queued = this.queue !== null;
+    if (ends) this.run.end('failed', error, queued);
+    if (queued) this.enqueue(ends ? 'onError' : 'callbackError', error, undefined);
+    else this.deliverError(error);
   }
 
-  private partialResponseNow(partial: PartialResponse, context: PartialResponseContext): void {
-    let result: unknown;
-    try {
-      result = this.handler.onPartialResponse?.(partial, context);
-    } catch (error) {
-      this.reportCallbackError('onPartialResponse', error);
-      return;
-    }
-    if (result !== undefined) this.follow('onPartialResponse', result);
+  /** Delivers a callback now, or queues it behind a pending promise. */
+  private deliver(kind: Delivered, callback: unknown, value: unknown, context: unknown): void {
+    if (this.queue !== null) this.enqueue(kind, value, context);
+    else this.invoke(kind, callback as Callback, value, context);
   }
 
-  private partialThinkingNow(partial: PartialThinking, context: PartialThinkingContext): void {
+  /** Calls one of the handler's callbacks (not the terminal ones): a throw is reported, a promise followed. */
+  private invoke(kind: Delivered, callback: Callback, value: unknown, context: unknown): void {
     let result: unknown;
     try {
-      result = this.handler.onPartialThinking?.(partial, context);
+      result = callback.call(this.handler, value, context);
     } catch (error) {
-      this.reportCallbackError('onPartialThinking', error);
+      this.reportCallbackError(kind, error);
       return;
     }
-    if (result !== undefined) this.follow('onPartialThinking', result);
-  }
-
-  private partialToolCallNow(partial: PartialToolCall, context: PartialToolCallContext): void {
-    let result: unknown;
-    try {
-      result = this.handler.onPartialToolCall?.(partial, context);
-    } catch (error) {
-      this.reportCallbackError('onPartialToolCall', error);
-      return;
-    }
-    if (result !== undefined) this.follow('onPartialToolCall', result);
-  }
-
-  private completeToolCallNow(complete: CompleteToolCall): void {
-    let result: unknown;
-    try {
-      result = this.handler.onCompleteToolCall?.(complete);
-    } catch (error) {
-      this.reportCallbackError('onCompleteToolCall', error);
-      return;
-    }
-    if (result !== undefined) this.follow('onCompleteToolCall', result);
-  }
-
-  private unmappedRawEventNow(rawEvent: unknown): void {
-    let result: unknown;
-    try {
-      result = this.handler.onUnmappedRawEvent?.(rawEvent);
-    } catch (error) {
-      this.reportCallbackError('onUnmappedRawEvent', error);
-      return;
-    }
-    if (result !== undefined) this.follow('onUnmappedRawEvent', result);
+    if (result !== undefined) this.follow(kind, result);
   }
 
   private completeResponseNow(response: ChatResponse): void {
@@ -243,8 +195,10 @@ export class SafeHandler implements StreamingChatResponseHandler {
 
   /** A callback's error goes to `onError` while the stream may still deliver (not after a cancel). */
   private reportCallbackError(callbackName: HandlerCallbackName, cause: unknown): void {
-    // A callback that cancelled the stream and then threw: nothing may follow a cancel.
-    if (this.controller.isCancelled() || (this.terminal !== null && !this.terminalQueued)) return;
+    const run = this.run;
+    // A callback that cancelled the stream and then threw: nothing may follow a cancel. Nor may
+    // anything follow a terminal callback already delivered (closed, not cancelled, not pending).
+    if (run.cancelled || (!run.open && !run.terminalPending)) return;
     this.deliverError(new HandlerCallbackError(callbackName, cause));
   }
 
@@ -263,28 +217,18 @@ export class SafeHandler implements StreamingChatResponseHandler {
     if (result !== undefined) this.follow('onError', result);
   }
 
-  /**
-   * A callback returned `result`: when it is a thenable, deliveries wait in the queue until it
-   * settles. Reading `then` can throw (a hostile getter): that counts as the callback throwing.
-   */
+  /** A callback returned `result`: when it is a thenable, deliveries wait in the queue until it settles. */
   private follow(callbackName: HandlerCallbackName, result: unknown): void {
     if (result === null || (typeof result !== 'object' && typeof result !== 'function')) return;
-    let then: unknown;
-    try {
-      then = (result as { then?: unknown }).then;
-    } catch (error) {
-      this.settled(callbackName, true, error);
+    const followed = followResult(result, (rejected, cause) => this.settled(callbackName, rejected, cause));
+    if (followed === 'sync') return;
+    if (followed === 'followed') {
+      this.waiting = true;
+      if (this.queue === null) this.queue = [];
       return;
     }
-    if (typeof then !== 'function') return;
-    this.waiting = true;
-    if (this.queue === null) this.queue = [];
-    // Adopting the thenable through a fresh promise copes with a `then` that throws, calls back
-    // twice or both ways; the reaction handles a rejection, so it never goes unhandled.
-    new Promise<void>((resolve) => resolve(result as PromiseLike<void>)).then(
-      () => this.settled(callbackName, false, undefined),
-      (error: unknown) => this.settled(callbackName, true, error),
-    );
+    // Reading `then` threw: that counts as the callback throwing.
+    this.settled(callbackName, true, followed.threw);
   }
 
   /** A callback's promise settled: report a rejection like a throw, then deliver what waited. */
@@ -303,11 +247,11 @@ export class SafeHandler implements StreamingChatResponseHandler {
     const queue = this.queue;
     if (queue === null) return;
     while (!this.waiting && this.head < queue.length) {
-      if (this.controller.isCancelled()) {
+      if (this.run.cancelled) {
         this.head = queue.length;
         break;
       }
-      const item = queue[this.head];
+      const item = queue[this.head] as Queued;
       // Let go of the delivered item at once: a slow callback must not keep the ones before it.
       queue[this.head++] = undefined as unknown as Queued;
       this.deliverQueued(item);
@@ -323,42 +267,26 @@ export class SafeHandler implements StreamingChatResponseHandler {
 
   private deliverQueued(item: Queued): void {
     switch (item.kind) {
-      case 'onPartialResponse':
-        this.partialResponseNow(item.value as PartialResponse, item.context as PartialResponseContext);
-        return;
-      case 'onPartialThinking':
-        this.partialThinkingNow(item.value as PartialThinking, item.context as PartialThinkingContext);
-        return;
-      case 'onPartialToolCall':
-        this.partialToolCallNow(item.value as PartialToolCall, item.context as PartialToolCallContext);
-        return;
-      case 'onCompleteToolCall':
-        this.completeToolCallNow(item.value as CompleteToolCall);
-        return;
-      case 'onUnmappedRawEvent':
-        this.unmappedRawEventNow(item.value);
-        return;
       case 'onCompleteResponse':
-        this.terminalQueued = false;
+        this.run.terminalDelivered();
         this.completeResponseNow(item.value as ChatResponse);
         return;
       case 'onError':
-        this.terminalQueued = false;
+        this.run.terminalDelivered();
         this.deliverError(item.value as Error);
         return;
       case 'callbackError':
         this.deliverError(item.value as Error);
         return;
-      default:
-        assertNever(item.kind);
+      default: {
+        // Read when delivered, as the handler is then.
+        const callback = this.handler[item.kind];
+        if (callback != null) this.invoke(item.kind, callback as Callback, item.value, item.context);
+      }
     }
   }
 
   private enqueue(kind: Queued['kind'], value: unknown, context: unknown): void {
     (this.queue as Queued[]).push({ kind, value, context });
   }
-}
-
-function assertNever(value: never): never {
-  throw new TypeError(`Expected a queued callback, got ${String(value)}`);
 }

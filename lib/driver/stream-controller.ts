@@ -1,4 +1,5 @@
 import type { StreamingHandle } from '../handler/types';
+import { RunState } from './run-state';
 
 /**
  * The controllers following each external signal. One `abort` listener per signal serves them all,
@@ -42,23 +43,25 @@ function unfollow(signal: AbortSignal, controller: StreamController): void {
  * number of controllers may share one external signal: they add one `abort` listener to it in
  * all, and leave its settings alone. Call `dispose()` when the stream is over so a long-lived
  * external signal keeps no reference (the shared listener is removed with the last controller).
+ * Its cancellation is recorded in `state`, the run state the rest of the driver consults.
  */
 export class StreamController implements StreamingHandle {
   /** Aborted when the stream is cancelled, by `cancel()` or by the external signal. */
   readonly signal: AbortSignal;
   private readonly abortController = new AbortController();
+  /** The stream's run state; a cancel marks it. */
+  readonly state: RunState;
   private external: AbortSignal | undefined;
-  /** Mirrors `signal.aborted` as a plain field: it is read several times per token. */
-  private cancelled = false;
 
-  constructor(external?: AbortSignal) {
+  constructor(external?: AbortSignal, state: RunState = new RunState()) {
     this.signal = this.abortController.signal;
+    this.state = state;
     if (external === undefined) return;
     if (!(external instanceof AbortSignal)) {
       throw new TypeError(`Expected an AbortSignal, got ${external === null ? 'null' : typeof external}`);
     }
     if (external.aborted) {
-      this.cancelled = true;
+      state.cancel();
       this.abortController.abort(external.reason);
       return;
     }
@@ -68,15 +71,14 @@ export class StreamController implements StreamingHandle {
 
   /** Cancels the stream (idempotent). `reason` becomes `signal.reason`. */
   cancel(reason?: unknown): void {
-    if (this.cancelled) return;
-    this.cancelled = true;
+    if (!this.state.cancel()) return;
     this.dispose();
     this.abortController.abort(reason);
   }
 
   /** True once `cancel()` was called or the external signal aborted. */
   isCancelled(): boolean {
-    return this.cancelled;
+    return this.state.cancelled;
   }
 
   /** Stops following the external signal (idempotent); the stream's own state is unchanged. */

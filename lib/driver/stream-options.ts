@@ -2,7 +2,7 @@ import type { ChatResponse } from '../handler/types';
 import { describeValue } from '../parts/describe-value';
 import type { ChunkReader } from '../transport/byte-source';
 import type { FormatOption } from '../wire/sniff-format';
-import type { MapperFactory } from '../providers/stream-mapper';
+import type { MapperFactory, StreamMapper } from '../providers/stream-mapper';
 import type { SseFrame, WireFormat } from '../wire/types';
 
 /** How a stream ended: its final response, or the error / cancel and everything aggregated before it. */
@@ -11,10 +11,8 @@ export type StreamOutcome =
   | { readonly status: 'failed'; readonly error: Error; readonly partial: ChatResponse }
   | { readonly status: 'cancelled'; readonly partial: ChatResponse };
 
-/** Options of `consumeStream`. */
-export interface ConsumeStreamOptions {
-  /** The wire format of the source, or `auto` to recognise it from the first frames. */
-  readonly format: FormatOption;
+/** The cancellation and the limits every stream takes, whoever maps it. */
+export interface StreamLimits {
   /** Cancels the stream (before the first token too), like the handle's `cancel()`. */
   readonly signal?: AbortSignal | undefined;
   /**
@@ -41,8 +39,48 @@ export interface ConsumeStreamOptions {
   readonly maxFrameBytes?: number | undefined;
 }
 
+/** Options of `consumeStream` for a provider partstream maps itself. */
+export interface ProviderStreamOptions extends StreamLimits {
+  /** The wire format of the source, or `auto` to recognise it from the first frames. */
+  readonly format: FormatOption;
+  readonly adapter?: undefined;
+}
+
+/** How a body is framed: Server-Sent Events or one JSON value per line. */
+export type Framing = 'sse' | 'ndjson';
+
+/** A mapper that says how its body is framed (then `consumeStream` needs no `format`). */
+export type FramedStreamMapper =
+  | (StreamMapper<SseFrame> & { readonly framing: 'sse' })
+  | (StreamMapper<unknown> & { readonly framing: 'ndjson' });
+
+/**
+ * A provider author's adapter for `consumeStream`: a mapper, or a function that creates one. The
+ * function is called once per stream, synchronously by `consumeStream`, so one options object can
+ * serve any number of streams; a mapper instance is stateful and serves one stream only (a second
+ * stream with the same instance is a `TypeError`).
+ */
+export type StreamAdapter<M> = M | (() => M);
+
+/**
+ * Options of `consumeStream` for a provider author's own adapter (SPEC §9). The body is framed as
+ * `format` says, or as the mapper's own `framing` says when `format` is left out: `sse`
+ * (Server-Sent Events: the mapper gets each `SseFrame`; `data: [DONE]` reaches it too and ends the
+ * reading; comments and events without data, even named ones, never reach it) or `ndjson` (one JSON value per line: the mapper gets the parsed value; a line that is
+ * not JSON surfaces raw as its text and never reaches the mapper).
+ */
+export type AdapterStreamOptions = StreamLimits &
+  (
+    | { readonly format: 'sse'; readonly adapter: StreamAdapter<StreamMapper<SseFrame>> }
+    | { readonly format: 'ndjson'; readonly adapter: StreamAdapter<StreamMapper<unknown>> }
+    | { readonly format?: undefined; readonly adapter: StreamAdapter<FramedStreamMapper> }
+  );
+
+/** Options of `consumeStream`: one of partstream's formats, or a framing and your own adapter. */
+export type ConsumeStreamOptions = ProviderStreamOptions | AdapterStreamOptions;
+
 /** Options of `startStream`: those of `consumeStream`, plus the mappers to use. */
-export interface StartStreamOptions extends ConsumeStreamOptions {
+export interface StartStreamOptions extends ProviderStreamOptions {
   /** Creates the mapper once the format is known; partstream's own mappers by default. */
   readonly createMapper?: MapperFactory;
 }
@@ -54,16 +92,28 @@ export interface StartStreamOptions extends ConsumeStreamOptions {
  */
 export type OpenStream = (signal: AbortSignal) => Promise<ChunkReader>;
 
-const FORMATS: readonly FormatOption[] = ['openai-chat', 'openai-responses', 'anthropic', 'gemini', 'ollama', 'auto'];
+const FORMATS: readonly string[] = ['openai-chat', 'openai-responses', 'anthropic', 'gemini', 'ollama', 'auto'];
+const FRAMINGS: readonly string[] = ['sse', 'ndjson'];
 const MAX_TIMEOUT_MS = 2 ** 31 - 1;
 
 /** The largest frame a stream may send unless `maxFrameBytes` says otherwise (64 MiB). */
 export const DEFAULT_MAX_FRAME_BYTES = 64 * 1024 * 1024;
 
 /** Throws a `TypeError` naming the option that is of the wrong kind or out of range. */
-export function checkOptions(options: StartStreamOptions): void {
+export function checkOptions(options: ConsumeStreamOptions | StartStreamOptions): void {
   if (typeof options !== 'object' || options === null) throw new TypeError(`Expected options with a format, got ${describeValue(options)}`);
-  if (!FORMATS.includes(options.format)) {
+  const adapter: unknown = options.adapter;
+  if (adapter !== undefined) {
+    if (adapter === null || (typeof adapter !== 'function' && typeof adapter !== 'object')) {
+      throw new TypeError(`Expected adapter to be a StreamMapper or a function that creates one, got ${describeValue(adapter)}`);
+    }
+    if (options.format !== undefined && !FRAMINGS.includes(options.format)) {
+      throw new TypeError(`Expected format to be sse or ndjson with an adapter, got ${describeValue(options.format)}`);
+    }
+    if ('createMapper' in options && options.createMapper !== undefined) {
+      throw new TypeError('Expected either adapter or createMapper, got both');
+    }
+  } else if (!FORMATS.includes(options.format as string)) {
     throw new TypeError(`Expected format to be one of ${FORMATS.join(', ')}, got ${describeValue(options.format)}`);
   }
   const timeout = options.idleTimeoutMs;
@@ -78,7 +128,8 @@ export function checkOptions(options: StartStreamOptions): void {
   if (maxFrame !== undefined && !(typeof maxFrame === 'number' && maxFrame > 0 && (Number.isInteger(maxFrame) || maxFrame === Infinity))) {
     throw new TypeError(`Expected maxFrameBytes to be a positive whole number or Infinity, got ${describeValue(maxFrame)}`);
   }
-  if (options.createMapper !== undefined && typeof options.createMapper !== 'function') {
-    throw new TypeError(`Expected createMapper to be a function, got ${describeValue(options.createMapper)}`);
+  const createMapper = 'createMapper' in options ? options.createMapper : undefined;
+  if (createMapper !== undefined && typeof createMapper !== 'function') {
+    throw new TypeError(`Expected createMapper to be a function, got ${describeValue(createMapper)}`);
   }
 }

@@ -1,33 +1,31 @@
 import { PartsBridge, type IncompleteToolCall } from '../bridge/parts-bridge';
+import { describeError } from '../handler/describe-error';
+import { StreamError } from '../handler/stream-error';
+import type { StreamingChatResponseHandler } from '../handler/types';
+import type { MessagePart } from '../parts/types';
+import type { MapperTarget } from '../providers/stream-mapper';
 import { MappingTrackingHandler } from '../tracker/mapping-tracking-handler';
+import type { ChunkReader } from '../transport/byte-source';
+import { createUtf8ChunkDecoder } from '../transport/utf8-chunk-decoder';
+import type { WireFrame } from '../wire/wire-decoder';
+import { frameDelivery, type RawRequest } from './frame-delivery';
+import { FramePump } from './frame-pump';
+import { interruptionError, streamOutcome } from './run-outcome';
+import { RunState } from './run-state';
 import { SafeHandler } from './safe-handler';
 import { StreamController } from './stream-controller';
-import type { ChatResponse, StreamingChatResponseHandler } from '../handler/types';
-import { chatResponse, responseMetadata } from '../handler/values';
-import { describeValue } from '../parts/describe-value';
-import type { MessagePart } from '../parts/types';
-import type { ChunkReader } from '../transport/byte-source';
-import { describeError } from '../handler/describe-error';
-import { frameDelivery, type FrameDelivery, type RawRequest } from './frame-delivery';
 import { StreamGuard, type Guarded } from './stream-guard';
-import { createUtf8ChunkDecoder } from '../transport/utf8-chunk-decoder';
-import { createWireDecoder, type WireFrame } from '../wire/wire-decoder';
-import { StreamError } from '../handler/stream-error';
-import type { MapperTarget, StreamMapper } from '../providers/stream-mapper';
-import type { SseFrame } from '../wire/types';
-import { defaultMapperFactory } from '../providers/default-mappers';
-import type { MapperFactory } from '../providers/stream-mapper';
-import { DEFAULT_MAX_FRAME_BYTES, type OpenStream, type StartStreamOptions, type StreamOutcome } from './stream-options';
+import type { OpenStream, StreamLimits, StreamOutcome } from './stream-options';
+import type { AnyStreamMapper, FramedDecoder } from './wire-plan';
 
-/** `deliverFrom`'s answer when reading should stop. */
-const STOP = -1;
-
-function assertNever(value: never): never {
-  throw new TypeError(`Expected a handled case, got ${describeValue(value)}`);
-}
-
-/** One run of the driver: the handler chain, the transport and the decoding state of one stream. */
+/**
+ * One run of the driver: the handler chain (user ← SafeHandler ← PartsBridge ←
+ * MappingTrackingHandler), the transport and the decoding state of one stream. Its `RunState` is
+ * the one record of where the stream stands: the controller marks a cancel in it, the safe
+ * handler the terminal callback, the run the source's end.
+ */
 export class StreamRun {
+  private readonly state = new RunState();
   private readonly controller: StreamController;
   private readonly safe: SafeHandler;
   private readonly bridge: PartsBridge;
@@ -37,17 +35,16 @@ export class StreamRun {
   private readonly raw: RawRequest = { requested: false };
   /** Aborts the request `open` made; created by `open` only (an open source has no request). */
   private transport: AbortController | null = null;
-  private readonly createMapper: MapperFactory;
   private guard: StreamGuard | null = null;
   private reader: ChunkReader | null = null;
-  private mapper: StreamMapper<SseFrame> | StreamMapper<unknown> | null = null;
-  private sourceEnded = false;
+  private mapper: AnyStreamMapper | null = null;
 
   constructor(
     handler: StreamingChatResponseHandler,
-    private readonly options: StartStreamOptions,
+    private readonly limits: StreamLimits,
+    private readonly decoder: FramedDecoder,
   ) {
-    this.controller = new StreamController(options.signal);
+    this.controller = new StreamController(limits.signal, this.state);
     this.safe = new SafeHandler(handler, this.controller);
     this.bridge = new PartsBridge(this.safe);
     this.tracker = new MappingTrackingHandler(this.bridge);
@@ -65,14 +62,13 @@ export class StreamRun {
         raw.requested = true;
       },
     });
-    this.createMapper = options.createMapper ?? defaultMapperFactory;
   }
 
   /** Runs the stream from a transport to open, or from a source already open. */
   async run(source: OpenStream | ChunkReader): Promise<StreamOutcome> {
     if (typeof source !== 'function') this.reader = source;
     try {
-      if (!this.controller.isCancelled()) await this.pump(source);
+      if (!this.state.cancelled) await this.pump(source);
     } catch (error) {
       // Only a defect gets here (the mapper and the handler chain are guarded); still one onError,
       // and the promise still resolves.
@@ -86,19 +82,19 @@ export class StreamRun {
     }
     // The promise settles after the terminal callback's promise (and any queued before it) settled.
     if (this.safe.busy) await this.safe.drained();
-    return this.outcome();
+    const mapper = this.mapper;
+    return streamOutcome(this.state, this.bridge.partialResponse(), () => mapper?.metadataSoFar?.());
   }
 
   private async pump(source: OpenStream | ChunkReader): Promise<void> {
     // Created at the call (run() reaches here synchronously), so the deadline counts from it.
-    const guard = new StreamGuard(this.controller.signal, this.options);
+    const guard = new StreamGuard(this.controller.signal, this.limits);
     this.guard = guard;
     const reader = typeof source === 'function' ? await this.open(guard, source) : source;
     if (reader === null) return;
     const text = createUtf8ChunkDecoder();
-    const decoder = createWireDecoder(this.options.format, this.options.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES);
-    let deliver: FrameDelivery | null = null;
-    let mapper: StreamMapper<SseFrame> | StreamMapper<unknown> | null = null;
+    const decoder = this.decoder;
+    let pump: FramePump | null = null;
     let truncatedFrame = false;
     for (;;) {
       const read = await guard.wait(reader.read());
@@ -110,7 +106,7 @@ export class StreamRun {
       let last: readonly WireFrame[] | null = null;
       try {
         if (read.value.done) {
-          this.sourceEnded = true;
+          this.state.markSourceEnded();
           frames = decoder.feed(text.end());
           const end = decoder.flush();
           last = end.frames;
@@ -122,16 +118,16 @@ export class StreamRun {
         this.fail(new StreamError('format', describeError(error), { cause: error }));
         return;
       }
-      if (deliver === null && decoder.format !== null) {
-        mapper = this.createMapper(decoder.format);
+      if (pump === null && decoder.framing !== null) {
+        const mapper = decoder.createMapper();
         this.mapper = mapper;
-        deliver = frameDelivery(decoder.format, mapper, this.tracker, this.target, this.raw);
+        pump = new FramePump(frameDelivery(decoder.framing, mapper, this.tracker, this.target, this.raw), this.state, this.safe, (error) => this.fail(error));
       }
-      if (deliver !== null) {
-        let stop = this.deliverAll(deliver, frames);
+      if (pump !== null) {
+        let stop = pump.deliverAll(frames);
         if (typeof stop !== 'boolean') stop = await stop;
         if (!stop && last !== null) {
-          stop = this.deliverAll(deliver, last);
+          stop = pump.deliverAll(last);
           if (typeof stop !== 'boolean') stop = await stop;
         }
         if (stop) {
@@ -147,19 +143,24 @@ export class StreamRun {
       if (last !== null || decoder.ended) break;
     }
     // The callbacks of the last frames finish before the mapper's pending completions follow them.
-    if (this.safe.busy) await this.awaitHandler();
-    if (this.controller.isCancelled()) return;
-    // A terminal callback already delivered (while mapping) ends the mapper's part.
-    if (mapper !== null && this.safe.state === 'open') {
+    if (this.safe.busy) await this.safe.drained();
+    this.end(truncatedFrame);
+  }
+
+  /**
+   * The reading is over: the mapper ends its part (only while no terminal callback was delivered,
+   * and never after a cancel), and a stream still open after that was truncated.
+   */
+  private end(truncatedFrame: boolean): void {
+    const mapper = this.mapper;
+    if (mapper !== null && this.state.open) {
       try {
         mapper.end(this.target, truncatedFrame);
       } catch (error) {
-        this.fail(new StreamError('malformed', `The ${decoder.format ?? ''} adapter failed at the end of the stream: ${describeError(error)}`, { cause: error }));
+        this.fail(new StreamError('malformed', `The ${this.decoder.adapterName} adapter failed at the end of the stream: ${describeError(error)}`, { cause: error }));
       }
     }
-    if (this.safe.state === 'open') {
-      this.fail(new StreamError('truncated', 'The stream ended without a complete response'));
-    }
+    if (this.state.open) this.fail(new StreamError('truncated', 'The stream ended without a complete response'));
   }
 
   /** Opens the transport; null (after reporting why, unless cancelled) when that did not work out. */
@@ -181,79 +182,9 @@ export class StreamRun {
     return null;
   }
 
-  /**
-   * Delivers frames one at a time; true when reading should stop (terminal event, terminal
-   * callback, cancel). When a callback returned a promise, the frames after it wait for it and the
-   * answer is a promise; the sync path stays a plain loop with one field check per frame.
-   */
-  private deliverAll(deliver: FrameDelivery, frames: readonly WireFrame[]): boolean | Promise<boolean> {
-    const at = this.deliverFrom(deliver, frames, 0);
-    if (at === STOP) return true;
-    if (!this.safe.busy) return false;
-    return this.deliverRest(deliver, frames, at);
-  }
-
-  /**
-   * Delivers `frames` from `from` on, until a callback's promise is pending: `STOP` when reading
-   * should stop, else the index to go on from (`frames.length` once all were delivered).
-   */
-  private deliverFrom(deliver: FrameDelivery, frames: readonly WireFrame[], from: number): number {
-    for (let i = from; i < frames.length; i++) {
-      const frame = frames[i] as WireFrame;
-      let stop: boolean;
-      try {
-        stop = deliver(frame);
-      } catch (error) {
-        const text = 'data' in frame ? frame.data : 'text' in frame ? frame.text : undefined;
-        this.fail(new StreamError('malformed', `A frame could not be mapped: ${describeError(error)}`, { cause: error, frame: text }));
-        return STOP;
-      }
-      if (stop || this.safe.state !== 'open') return STOP;
-      if (this.safe.busy) return i + 1;
-    }
-    return frames.length;
-  }
-
-  /** The rest of `deliverAll` once a callback's promise is pending: each frame waits for the callbacks before it. */
-  private async deliverRest(deliver: FrameDelivery, frames: readonly WireFrame[], from: number): Promise<boolean> {
-    let at = from;
-    for (;;) {
-      await this.awaitHandler();
-      if (this.safe.state !== 'open') return true;
-      if (at === frames.length) return false;
-      at = this.deliverFrom(deliver, frames, at);
-      if (at === STOP) return true;
-      if (!this.safe.busy) return false;
-    }
-  }
-
-  /**
-   * Waits until the handler's pending callbacks settled, before the source is read further. The
-   * idle timeout runs only while a read is pending, so this time never counts against it.
-   */
-  private awaitHandler(): Promise<void> {
-    return this.safe.drained();
-  }
-
   private interrupted(outcome: Exclude<Guarded<unknown>, { type: 'value' }>, failedWhat: string): void {
-    switch (outcome.type) {
-      case 'stopped':
-        return;
-      case 'idle':
-        this.fail(new StreamError('timeout', `No data arrived for ${this.options.idleTimeoutMs ?? 0} ms (idleTimeoutMs)`));
-        return;
-      case 'deadline':
-        this.fail(new StreamError('timeout', `The stream did not complete within its ${this.options.timeoutMs ?? 0} ms deadline (timeoutMs)`));
-        return;
-      case 'error': {
-        if (this.controller.isCancelled()) return;
-        const error = outcome.error;
-        this.fail(StreamError.isInstance(error) ? error : new StreamError('network', `${failedWhat}: ${describeError(error)}`, { cause: error }));
-        return;
-      }
-      default:
-        assertNever(outcome);
-    }
+    const error = interruptionError(outcome, this.limits, this.state, failedWhat);
+    if (error !== null) this.fail(error);
   }
 
   private fail(error: Error): void {
@@ -264,47 +195,9 @@ export class StreamRun {
   private release(): void {
     this.guard?.dispose();
     this.controller.dispose();
-    if (!this.sourceEnded) {
-      this.reader?.cancel(this.controller.isCancelled() ? this.controller.signal.reason : undefined);
+    if (!this.state.sourceEnded) {
+      this.reader?.cancel(this.state.cancelled ? this.controller.signal.reason : undefined);
       this.transport?.abort();
     }
-  }
-
-  private outcome(): StreamOutcome {
-    const state = this.safe.state;
-    switch (state) {
-      case 'completed':
-        return Object.freeze({ status: 'completed', response: this.bridge.partialResponse() });
-      case 'failed':
-        return Object.freeze({
-          status: 'failed',
-          error: this.safe.failure ?? new StreamError('truncated', 'The stream failed'),
-          partial: this.partial(),
-        });
-      case 'cancelled':
-      case 'open':
-        return Object.freeze({ status: 'cancelled', partial: this.partial() });
-      default:
-        return assertNever(state);
-    }
-  }
-
-  /** What was aggregated, with the id, model and usage the mapper saw before the stream broke off. */
-  private partial(): ChatResponse {
-    const partial = this.bridge.partialResponse();
-    const known = this.mapper?.metadataSoFar?.();
-    if (known === undefined) return partial;
-    const metadata = partial.metadata;
-    return chatResponse(
-      partial.aiMessage,
-      responseMetadata({
-        ...metadata,
-        id: metadata.id ?? known.id,
-        modelName: metadata.modelName ?? known.modelName,
-        tokenUsage: metadata.tokenUsage ?? known.tokenUsage ?? null,
-        providerUsage: metadata.providerUsage ?? known.providerUsage ?? null,
-        providerMetadata: metadata.providerMetadata ?? known.providerMetadata ?? null,
-      }),
-    );
   }
 }

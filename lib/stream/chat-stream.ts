@@ -1,4 +1,3 @@
-import { EventEmitter } from 'eventemitter3';
 import { HandlerCallbackError } from '../handler/handler-callback-error';
 import type {
   ChatResponse,
@@ -13,19 +12,13 @@ import type {
   StreamingHandle,
 } from '../handler/types';
 import { AsyncQueue } from './async-queue';
-import {
-  CALLBACK_OF_EVENT,
-  type ChatStreamEvent,
-  type ChatStreamEventName,
-  type ChatStreamEvents,
-} from './chat-stream-events';
+import type { ChatStreamEvent, ChatStreamEventName } from './chat-stream-events';
+import { IsolatingEmitter, type EventArgs, type EventListener } from './isolating-emitter';
 
 /** Where a `ChatStream` stands. */
 export type ChatStreamStatus = 'open' | 'completed' | 'failed' | 'cancelled';
 
 type Listener = (...args: unknown[]) => unknown;
-type EventListener<T extends ChatStreamEventName> = EventEmitter.EventListener<ChatStreamEvents, T>;
-type EventArgs<T extends ChatStreamEventName> = EventEmitter.EventArgs<ChatStreamEvents, T>;
 
 /**
  * How many events a `for await` loop over a `ChatStream` may fall behind: once its buffer holds
@@ -36,12 +29,6 @@ export const CHAT_STREAM_HIGH_WATER_MARK = 128;
 
 /** How far a `for await` loop reads its buffer down before a stream held at the high-water mark goes on. */
 export const CHAT_STREAM_LOW_WATER_MARK = 64;
-
-/** A listener's promise, with the event it listened to (names it if it rejects). */
-interface PendingListener {
-  readonly event: ChatStreamEventName;
-  readonly promise: PromiseLike<unknown>;
-}
 
 /** The error `finalResponse()` rejects with when the stream was cancelled (`name` is `'AbortError'`). */
 function cancelledError(): Error {
@@ -57,7 +44,10 @@ function cancelledError(): Error {
  * `finalResponse()`.
  *
  * - One terminal gate: after `completeResponse`, a stream `error` or `cancel()`, nothing more is
- *   emitted (except the `HandlerCallbackError` of a throwing `completeResponse` listener).
+ *   emitted (except the `HandlerCallbackError` of a throwing `completeResponse` listener), however
+ *   the stream is driven. Events come only from the handler methods: the subscription API
+ *   (`on`, `once`, `off`, `addListener`, `removeListener`, `removeAllListeners`, `listeners`,
+ *   `listenerCount`, `eventNames`) is EventEmitter3's, typed, and there is no public `emit`.
  * - Listeners are isolated: one that throws does not stop the others; it is reported as one
  *   `error` event carrying a `HandlerCallbackError` after the event's listeners ran, and the stream
  *   goes on. A throwing `error` listener is swallowed.
@@ -72,7 +62,7 @@ function cancelledError(): Error {
  * - `cancel()` (or `break` out of `for await`) cancels the underlying stream through the handle
  *   the driver binds — also before the first token.
  */
-export class ChatStream extends EventEmitter<ChatStreamEvents> implements StreamingChatResponseHandler {
+export class ChatStream implements StreamingChatResponseHandler {
   private currentStatus: ChatStreamStatus = 'open';
   private handle: StreamingHandle | null = null;
   private terminalEvent: ChatStreamEvent | null = null;
@@ -80,22 +70,17 @@ export class ChatStream extends EventEmitter<ChatStreamEvents> implements Stream
   private resolveFinal!: (response: ChatResponse) => void;
   private rejectFinal!: (error: Error) => void;
   private readonly settleCallbacks = new Set<() => void>();
-  /** Isolating wrapper of each listener, and back. */
-  private readonly wrappers = new WeakMap<Listener, Listener>();
-  private readonly originals = new WeakMap<Listener, Listener>();
-  /** The event being emitted (names a throwing listener's callback). */
-  private emitting: ChatStreamEventName | null = null;
-  private readonly listenerErrors: HandlerCallbackError[] = [];
-  /** Promises the listeners returned during the current top-level emit; null when none did. */
-  private pendingListeners: PendingListener[] | null = null;
-  /** True while the errors of throwing listeners are emitted (after an event's listeners ran). */
-  private flushing = false;
-  /** What the last top-level emit has to wait for: its listeners' promises; null when none. */
-  private listenersSettled: Promise<void> | null = null;
+  /**
+   * The listeners; private, so that events come only from the handler methods below. A
+   * listener's rejection is reported while the stream is open, a `completeResponse` listener's
+   * also once it completed; after a cancel, nothing.
+   */
+  private readonly emitter = new IsolatingEmitter(
+    (event) => this.currentStatus === 'open' || (event === 'completeResponse' && this.currentStatus === 'completed'),
+  );
   private readonly onAbort = (): void => this.cancelled();
 
   constructor() {
-    super();
     this.finalPromise = new Promise<ChatResponse>((resolve, reject) => {
       this.resolveFinal = resolve;
       this.rejectFinal = reject;
@@ -142,38 +127,23 @@ export class ChatStream extends EventEmitter<ChatStreamEvents> implements Stream
   }
 
   onPartialResponse(partial: PartialResponse, context: PartialResponseContext): void | Promise<void> {
-    if (!this.isOpen()) return undefined;
-    this.listenersSettled = null;
-    this.emit('partialResponse', partial, context);
-    return this.takeListenersSettled();
+    return this.isOpen() ? this.emitter.deliver('partialResponse', partial, context) : undefined;
   }
 
   onPartialThinking(partial: PartialThinking, context: PartialThinkingContext): void | Promise<void> {
-    if (!this.isOpen()) return undefined;
-    this.listenersSettled = null;
-    this.emit('partialThinking', partial, context);
-    return this.takeListenersSettled();
+    return this.isOpen() ? this.emitter.deliver('partialThinking', partial, context) : undefined;
   }
 
   onPartialToolCall(partial: PartialToolCall, context: PartialToolCallContext): void | Promise<void> {
-    if (!this.isOpen()) return undefined;
-    this.listenersSettled = null;
-    this.emit('partialToolCall', partial, context);
-    return this.takeListenersSettled();
+    return this.isOpen() ? this.emitter.deliver('partialToolCall', partial, context) : undefined;
   }
 
   onCompleteToolCall(complete: CompleteToolCall): void | Promise<void> {
-    if (!this.isOpen()) return undefined;
-    this.listenersSettled = null;
-    this.emit('completeToolCall', complete);
-    return this.takeListenersSettled();
+    return this.isOpen() ? this.emitter.deliver('completeToolCall', complete) : undefined;
   }
 
   onUnmappedRawEvent(rawEvent: unknown): void | Promise<void> {
-    if (!this.isOpen()) return undefined;
-    this.listenersSettled = null;
-    this.emit('unmappedRawEvent', rawEvent);
-    return this.takeListenersSettled();
+    return this.isOpen() ? this.emitter.deliver('unmappedRawEvent', rawEvent) : undefined;
   }
 
   onCompleteResponse(response: ChatResponse): void | Promise<void> {
@@ -181,26 +151,72 @@ export class ChatStream extends EventEmitter<ChatStreamEvents> implements Stream
     this.currentStatus = 'completed';
     this.terminalEvent = Object.freeze({ type: 'completeResponse', response });
     this.resolveFinal(response);
-    this.listenersSettled = null;
-    this.emit('completeResponse', response);
+    const settled = this.emitter.deliver('completeResponse', response);
     this.afterSettle();
-    return this.takeListenersSettled();
+    return settled;
   }
 
   /** A stream error ends the stream; a `HandlerCallbackError` is emitted and ends nothing. */
   onError(error: Error): void | Promise<void> {
     if (!this.isOpen()) return undefined;
-    this.listenersSettled = null;
-    if (HandlerCallbackError.isInstance(error)) {
-      this.emit('error', error);
-      return this.takeListenersSettled();
-    }
+    if (HandlerCallbackError.isInstance(error)) return this.emitter.deliver('error', error);
     this.currentStatus = 'failed';
     this.terminalEvent = Object.freeze({ type: 'error', error });
     this.rejectFinal(error);
-    this.emit('error', error);
+    const settled = this.emitter.deliver('error', error);
     this.afterSettle();
-    return this.takeListenersSettled();
+    return settled;
+  }
+
+  /** Adds a listener of `event` (isolated: see the class); it is called with `this` = `context`, the stream by default. */
+  on<T extends ChatStreamEventName>(event: T, fn: EventListener<T>, context?: unknown): this {
+    this.emitter.on(event, fn, context ?? this);
+    return this;
+  }
+
+  /** Same as `on`. */
+  addListener<T extends ChatStreamEventName>(event: T, fn: EventListener<T>, context?: unknown): this {
+    this.emitter.addListener(event, fn, context ?? this);
+    return this;
+  }
+
+  /** Adds a listener of `event` that is removed after its first call. */
+  once<T extends ChatStreamEventName>(event: T, fn: EventListener<T>, context?: unknown): this {
+    this.emitter.once(event, fn, context ?? this);
+    return this;
+  }
+
+  /** Removes the listeners of `event` (all of them without `fn`), as EventEmitter3's `removeListener` does. */
+  off<T extends ChatStreamEventName>(event: T, fn?: EventListener<T>, context?: unknown, once?: boolean): this {
+    this.emitter.off(event, fn, context, once);
+    return this;
+  }
+
+  /** Same as `off`. */
+  removeListener<T extends ChatStreamEventName>(event: T, fn?: EventListener<T>, context?: unknown, once?: boolean): this {
+    this.emitter.removeListener(event, fn, context, once);
+    return this;
+  }
+
+  /** Removes every listener of `event`, or of every event. */
+  removeAllListeners(event?: ChatStreamEventName): this {
+    this.emitter.removeAllListeners(event);
+    return this;
+  }
+
+  /** The listeners of `event` as they were added. */
+  listeners<T extends ChatStreamEventName>(event: T): Array<EventListener<T>> {
+    return this.emitter.listeners(event);
+  }
+
+  /** How many listeners `event` has. */
+  listenerCount(event: ChatStreamEventName): number {
+    return this.emitter.listenerCount(event);
+  }
+
+  /** The events that have listeners. */
+  eventNames(): ChatStreamEventName[] {
+    return this.emitter.eventNames();
   }
 
   /**
@@ -212,9 +228,10 @@ export class ChatStream extends EventEmitter<ChatStreamEvents> implements Stream
    */
   [Symbol.asyncIterator](): AsyncIterator<ChatStreamEvent, undefined> {
     const queue = new AsyncQueue<ChatStreamEvent>(CHAT_STREAM_HIGH_WATER_MARK, CHAT_STREAM_LOW_WATER_MARK);
+    const emitter = this.emitter;
     const subscriptions: Array<[ChatStreamEventName, Listener]> = [];
     const unsubscribe = (): void => {
-      for (const [name, listener] of subscriptions) this.off(name, listener as unknown as EventListener<typeof name>);
+      for (const [name, listener] of subscriptions) emitter.off(name, listener as unknown as EventListener<typeof name>);
       subscriptions.length = 0;
       this.settleCallbacks.delete(onSettle);
     };
@@ -238,7 +255,7 @@ export class ChatStream extends EventEmitter<ChatStreamEvents> implements Stream
         return undefined;
       }) as EventListener<T>;
       subscriptions.push([name, listener as unknown as Listener]);
-      this.on(name, listener);
+      emitter.on(name, listener);
     };
 
     if (this.currentStatus === 'open') {
@@ -266,94 +283,8 @@ export class ChatStream extends EventEmitter<ChatStreamEvents> implements Stream
     };
   }
 
-  /**
-   * Emits to every listener, isolating each; a listener that throws becomes one `error` event.
-   * Promises the listeners return are followed (a rejection becomes one `error` event too).
-   */
-  override emit<T extends ChatStreamEventName>(event: T, ...args: EventArgs<T>): boolean {
-    const outer = this.emitting;
-    this.emitting = event;
-    let delivered: boolean;
-    try {
-      delivered = super.emit(event, ...args);
-    } finally {
-      this.emitting = outer;
-    }
-    if (outer === null && !this.flushing) {
-      this.flushing = true;
-      try {
-        while (this.listenerErrors.length > 0) {
-          const error = this.listenerErrors.shift() as HandlerCallbackError;
-          this.emit('error', error);
-        }
-      } finally {
-        this.flushing = false;
-      }
-      const pending = this.pendingListeners;
-      if (pending !== null) {
-        this.pendingListeners = null;
-        this.listenersSettled = this.settleListeners(pending);
-      }
-    }
-    return delivered;
-  }
-
-  override on<T extends ChatStreamEventName>(event: T, fn: EventListener<T>, context?: unknown): this {
-    return super.on(event, this.isolate(fn), context);
-  }
-
-  override addListener<T extends ChatStreamEventName>(event: T, fn: EventListener<T>, context?: unknown): this {
-    return super.addListener(event, this.isolate(fn), context);
-  }
-
-  override once<T extends ChatStreamEventName>(event: T, fn: EventListener<T>, context?: unknown): this {
-    return super.once(event, this.isolate(fn), context);
-  }
-
-  override removeListener<T extends ChatStreamEventName>(event: T, fn?: EventListener<T>, context?: unknown, once?: boolean): this {
-    return super.removeListener(event, fn === undefined ? undefined : this.wrapperOf(fn), context, once);
-  }
-
-  override off<T extends ChatStreamEventName>(event: T, fn?: EventListener<T>, context?: unknown, once?: boolean): this {
-    return super.off(event, fn === undefined ? undefined : this.wrapperOf(fn), context, once);
-  }
-
-  /** The listeners as they were added (not their isolating wrappers). */
-  override listeners<T extends ChatStreamEventName>(event: T): Array<EventListener<T>> {
-    return super.listeners(event).map((wrapper) => (this.originals.get(wrapper as unknown as Listener) ?? wrapper) as unknown as EventListener<T>);
-  }
-
   private isOpen(): boolean {
     return this.currentStatus === 'open';
-  }
-
-  /** The promise the last emit's listeners returned, taken (so it is handed out once); undefined when none. */
-  private takeListenersSettled(): Promise<void> | undefined {
-    const settled = this.listenersSettled;
-    if (settled === null) return undefined;
-    this.listenersSettled = null;
-    return settled;
-  }
-
-  /**
-   * Waits for every listener's promise; each rejection becomes one `error` event (whose own
-   * listeners' promises are waited for too). Never rejects.
-   */
-  private async settleListeners(pending: readonly PendingListener[]): Promise<void> {
-    for (const { event, promise } of pending) {
-      try {
-        await promise;
-      } catch (cause) {
-        // Like a throw: an `error` listener's rejection is swallowed; after the end only the
-        // completeResponse listeners' ones are reported, and after a cancel nothing.
-        const reported = event !== 'error' && (this.currentStatus === 'open' || (event === 'completeResponse' && this.currentStatus === 'completed'));
-        if (!reported) continue;
-        this.listenersSettled = null;
-        this.emit('error', new HandlerCallbackError(CALLBACK_OF_EVENT[event], cause));
-        const more = this.takeListenersSettled();
-        if (more !== undefined) await more;
-      }
-    }
   }
 
   private cancelled(): void {
@@ -367,62 +298,5 @@ export class ChatStream extends EventEmitter<ChatStreamEvents> implements Stream
   private afterSettle(): void {
     this.handle?.signal?.removeEventListener('abort', this.onAbort);
     for (const callback of [...this.settleCallbacks]) callback();
-  }
-
-  private wrapperOf<T extends ChatStreamEventName>(fn: EventListener<T>): EventListener<T> {
-    return (this.wrappers.get(fn as unknown as Listener) ?? fn) as unknown as EventListener<T>;
-  }
-
-  /** One wrapper per listener function, so `off(event, fn)` finds it again. */
-  private isolate<T extends ChatStreamEventName>(fn: EventListener<T>): EventListener<T> {
-    if (typeof fn !== 'function') throw new TypeError(`Expected a listener function, got ${fn === null ? 'null' : typeof fn}`);
-    const original = fn as unknown as Listener;
-    let wrapper = this.wrappers.get(original);
-    if (wrapper === undefined) {
-      const stream = this;
-      wrapper = function isolatedListener(this: unknown, ...args: unknown[]): void {
-        let result: unknown;
-        try {
-          result = original.apply(this, args);
-        } catch (error) {
-          stream.listenerThrew(error);
-          return;
-        }
-        if (result !== undefined) stream.listenerReturned(result);
-      };
-      this.wrappers.set(original, wrapper);
-      this.originals.set(wrapper, original);
-    }
-    return wrapper as unknown as EventListener<T>;
-  }
-
-  /** A listener returned `result`: a thenable is waited for (reading `then` may throw: a throw of the listener). */
-  private listenerReturned(result: unknown): void {
-    if (result === null || (typeof result !== 'object' && typeof result !== 'function')) return;
-    const event = this.emitting;
-    let then: unknown;
-    try {
-      then = (result as { then?: unknown }).then;
-    } catch (error) {
-      this.listenerThrew(error);
-      return;
-    }
-    if (typeof then !== 'function') return;
-    if (event === null) {
-      // Called outside an emit (a wrapper taken from rawListeners): nobody waits, but a rejection
-      // must still not go unhandled.
-      new Promise<unknown>((resolve) => resolve(result)).catch(() => undefined);
-      return;
-    }
-    const pending: PendingListener = { event, promise: result as PromiseLike<unknown> };
-    if (this.pendingListeners === null) this.pendingListeners = [pending];
-    else this.pendingListeners.push(pending);
-  }
-
-  private listenerThrew(cause: unknown): void {
-    const event = this.emitting;
-    // A throwing error listener is swallowed: reporting it as another error event could loop.
-    if (event === null || event === 'error') return;
-    this.listenerErrors.push(new HandlerCallbackError(CALLBACK_OF_EVENT[event], cause));
   }
 }

@@ -13,8 +13,10 @@ import type {
 
 /**
  * A delegating handler that records whether the current provider event was mapped to a typed
- * callback. An adapter calls `resetMappingTracking()` before each event and, when `wasMapped()`
- * is still false afterwards, surfaces the event through `onUnmappedRawEvent`.
+ * callback. The driver (its per-event step, `frameDelivery`) calls `resetMappingTracking()` before
+ * each event and, when `wasMapped()` is still false afterwards (or the mapper called
+ * `MapperTarget.surfaceRaw`), surfaces the event through `onUnmappedRawEvent`; a mapper only
+ * calls the typed callbacks on it.
  *
  * Every typed callback (the three partials, `onCompleteToolCall`, `onCompleteResponse`,
  * `onError`) sets the flag before delegating, so an event whose callback threw still counts as

@@ -36,10 +36,8 @@ stream.on('error', (error: string) => void error);
 stream.on('partialResponses', () => undefined);
 // @ts-expect-error an unknown event name, on once
 stream.once('done', () => undefined);
-// @ts-expect-error emit with the wrong argument
-stream.emit('completeResponse', 'not a response');
-// @ts-expect-error emit with a missing argument
-stream.emit('partialResponse', { text: 'a' });
+// @ts-expect-error there is no public emit: events come only from the handler methods
+stream.emit('completeResponse', { aiMessage: { parts: [] } });
 // @ts-expect-error off with an unknown event name
 stream.off('finished');
 

@@ -1,0 +1,92 @@
+import { describeValue } from '../parts/describe-value';
+import { defaultMapperFactory } from '../providers/default-mappers';
+import type { MapperFactory, StreamMapper } from '../providers/stream-mapper';
+import type { FrameDecoder } from '../wire/frame-decoder';
+import { createNdjsonDecoder } from '../wire/ndjson-decoder';
+import { createSseDecoder } from '../wire/sse-decoder';
+import type { FormatOption } from '../wire/sniff-format';
+import type { SseFrame } from '../wire/types';
+import { createWireDecoder, type WireFrame } from '../wire/wire-decoder';
+import type { AdapterStreamOptions, Framing } from './stream-options';
+
+export type { Framing } from './stream-options';
+
+
+/** A mapper of either framing's events. */
+export type AnyStreamMapper = StreamMapper<SseFrame> | StreamMapper<unknown>;
+
+/** What a run reads the body with and maps it by; `framing` (and the mapper) known once the body was recognised. */
+export interface FramedDecoder extends FrameDecoder<WireFrame> {
+  /** Null while the format is still being recognised. */
+  readonly framing: Framing | null;
+  /** The mapper for the recognised format; call once, after `framing` is known. */
+  createMapper(): AnyStreamMapper;
+  /** Names the adapter in an error message ("the anthropic adapter", "the custom adapter"). */
+  readonly adapterName: string;
+}
+
+/** partstream's own formats (or `auto`): the body is recognised first, then decoded and mapped by `createMapper`. */
+export function providerDecoder(format: FormatOption, createMapper: MapperFactory | undefined, maxFrameBytes: number): FramedDecoder {
+  const decoder = createWireDecoder(format, maxFrameBytes);
+  const factory = createMapper ?? defaultMapperFactory;
+  return {
+    feed: (text) => decoder.feed(text),
+    flush: () => decoder.flush(),
+    get ended() {
+      return decoder.ended;
+    },
+    get failure() {
+      return decoder.failure;
+    },
+    get framing() {
+      const known = decoder.format;
+      return known === null ? null : known === 'ollama' ? 'ndjson' : 'sse';
+    },
+    createMapper: () => factory(decoder.format ?? 'openai-chat'),
+    get adapterName() {
+      return decoder.format ?? format;
+    },
+  };
+}
+
+/** The mapper instances that already served a stream (a mapper is stateful: one stream each). */
+const usedMappers = new WeakSet<object>();
+
+/**
+ * A provider author's framing and mapper: the body is decoded as `format` (else the mapper's
+ * `framing`) says from its first byte. The adapter's factory is called here, once; what it
+ * returns (or the adapter itself) must have `map` and `end`, and may serve one stream only.
+ */
+export function adapterDecoder(options: AdapterStreamOptions, maxFrameBytes: number): FramedDecoder {
+  const adapter: unknown = options.adapter;
+  const mapper: unknown = typeof adapter === 'function' ? (adapter as () => unknown)() : adapter;
+  if (mapper === null || typeof mapper !== 'object' || typeof (mapper as AnyStreamMapper).map !== 'function' || typeof (mapper as AnyStreamMapper).end !== 'function') {
+    throw new TypeError(`Expected adapter to be or to return a StreamMapper (with map and end methods), got ${describeValue(mapper)}`);
+  }
+  if (usedMappers.has(mapper)) {
+    throw new TypeError('Expected a StreamMapper that has not served a stream yet; pass a function that creates one per stream (() => new MyMapper())');
+  }
+  const declared: unknown = (mapper as { framing?: unknown }).framing;
+  const framing = options.format ?? declared;
+  if (framing !== 'sse' && framing !== 'ndjson') {
+    throw new TypeError(`Expected format (or the mapper's framing) to be sse or ndjson, got ${describeValue(framing)}`);
+  }
+  if (declared !== undefined && declared !== framing) {
+    throw new TypeError(`Expected the mapper's framing to match format ${framing}, got ${describeValue(declared)}`);
+  }
+  usedMappers.add(mapper);
+  const decoder: FrameDecoder<WireFrame> = framing === 'sse' ? createSseDecoder(maxFrameBytes) : createNdjsonDecoder(maxFrameBytes);
+  return {
+    feed: (text) => decoder.feed(text),
+    flush: () => decoder.flush(),
+    get ended() {
+      return decoder.ended;
+    },
+    get failure() {
+      return decoder.failure;
+    },
+    framing,
+    createMapper: () => mapper as AnyStreamMapper,
+    adapterName: 'custom',
+  };
+}

@@ -1,0 +1,262 @@
+import { expect } from 'chai';
+import { consumeStream } from '../../lib/driver/consume-stream';
+import { HandlerCallbackError } from '../../lib/handler/handler-callback-error';
+import { StreamError } from '../../lib/handler/stream-error';
+import type { StreamingChatResponseHandler } from '../../lib/handler/types';
+import { aiMessage, chatResponse, completeToolCall, partialResponse, partialToolCall, responseMetadata } from '../../lib/handler/values';
+import type { MapperTarget, StreamMapper } from '../../lib/providers/stream-mapper';
+import type { SseFrame } from '../../lib/wire/types';
+
+/** A body of SSE events, one chunk each (or all in one chunk). */
+async function* sse(events: ReadonlyArray<readonly [string, string]>, oneChunk = false): AsyncGenerator<string> {
+  const frames = events.map(([event, data]) => `event: ${event}\ndata: ${data}\n\n`);
+  if (oneChunk) yield frames.join('');
+  else yield* frames;
+}
+
+/** A body of NDJSON lines, one chunk each. */
+async function* ndjson(lines: readonly string[]): AsyncGenerator<string> {
+  for (const line of lines) yield `${line}\n`;
+}
+
+/**
+ * A provider author's mapper, keyed by event name: `text` (a partial; with `+raw` in its data it
+ * also calls `surfaceRaw`, twice), `args <i> <name> <piece>`, `call <i> <name> <json>`, `done`
+ * (onCompleteResponse inside map, returns true), `stop` (returns true, `end` completes), `fail`
+ * (onError inside map). Anything else maps nothing. It records what the driver called.
+ */
+class ScriptMapper implements StreamMapper<SseFrame> {
+  readonly log: string[] = [];
+  private stopped = false;
+
+  map(frame: SseFrame, target: MapperTarget): boolean {
+    this.log.push(`map ${frame.event ?? ''}`);
+    const context = { streamingHandle: target.handle };
+    const [first = '', second = '', ...rest] = frame.data.split(' ');
+    switch (frame.event) {
+      case 'text':
+        target.handler.onPartialResponse?.(partialResponse(frame.data.replace('+raw', '')), context);
+        if (frame.data.includes('+raw')) {
+          target.surfaceRaw?.();
+          target.surfaceRaw?.();
+        }
+        return false;
+      case 'args':
+        target.handler.onPartialToolCall?.(partialToolCall(Number(first), null, second, rest.join(' ')), context);
+        return false;
+      case 'call':
+        target.handler.onCompleteToolCall?.(completeToolCall(Number(first), { id: null, name: second, arguments: rest.join(' ') }));
+        return false;
+      case 'done':
+        target.handler.onCompleteResponse(chatResponse(aiMessage([]), responseMetadata({ finishReason: 'STOP' })));
+        return true;
+      case 'stop':
+        this.stopped = true;
+        return true;
+      case 'fail':
+        target.handler.onError(new StreamError('provider', frame.data));
+        return false;
+      default:
+        return false;
+    }
+  }
+
+  end(target: MapperTarget, truncatedFrame: boolean): void {
+    this.log.push(`end ${truncatedFrame}`);
+    if (this.stopped) target.handler.onCompleteResponse(chatResponse(aiMessage([]), responseMetadata({ finishReason: 'STOP' })));
+  }
+}
+
+/** Records each callback as a short line; `hooks` run after the recording. */
+function recorder(hooks: Partial<StreamingChatResponseHandler> = {}): StreamingChatResponseHandler & { readonly lines: string[] } {
+  const lines: string[] = [];
+  return {
+    lines,
+    onPartialResponse: (partial, context) => (lines.push(`text ${partial.text}`), hooks.onPartialResponse?.(partial, context)),
+    onPartialToolCall: (partial, context) => (lines.push(`args ${partial.index} ${partial.partialArguments}`), hooks.onPartialToolCall?.(partial, context)),
+    onCompleteToolCall: (complete) => (lines.push(`call ${complete.toolExecutionRequest.arguments}`), hooks.onCompleteToolCall?.(complete)),
+    onUnmappedRawEvent: (raw) => (lines.push(`raw ${JSON.stringify(raw)}`), hooks.onUnmappedRawEvent?.(raw)),
+    onCompleteResponse: (response) => (lines.push(`complete ${response.aiMessage.text}`), hooks.onCompleteResponse?.(response)),
+    onError: (error) => {
+      lines.push(`error ${error.name} ${HandlerCallbackError.isInstance(error) ? error.callbackName : (error as StreamError).kind}`);
+      return hooks.onError?.(error);
+    },
+  };
+}
+
+describe('consumeStream with a provider author\'s adapter', () => {
+  it('maps SSE events and surfaces the unmapped ones raw, once each', async () => {
+    const mapper = new ScriptMapper();
+    const user = recorder();
+    const outcome = await consumeStream(sse([['text', 'Hi'], ['ping', '{}'], ['text', ' there'], ['done', '.']]), user, { format: 'sse', adapter: () => mapper });
+    expect(user.lines).to.deep.equal(['text Hi', 'raw {"event":"ping","data":"{}"}', 'text  there', 'complete Hi there']);
+    expect(outcome.status).to.equal('completed');
+    // A terminal callback delivered while mapping: map is not called again, end is never called.
+    expect(mapper.log).to.deep.equal(['map text', 'map ping', 'map text', 'map done']);
+  });
+
+  it('surfaces a partly mapped event (surfaceRaw) raw too, exactly once, after its callbacks', async () => {
+    const user = recorder();
+    await consumeStream(sse([['text', 'a+raw'], ['text', 'b'], ['done', '.']]), user, { format: 'sse', adapter: () => new ScriptMapper() });
+    expect(user.lines).to.deep.equal(['text a', 'raw {"event":"text","data":"a+raw"}', 'text b', 'complete ab']);
+  });
+
+  it('maps NDJSON values (surfaceRaw too); a line that is not JSON surfaces as its text without reaching the mapper', async () => {
+    const seen: unknown[] = [];
+    const adapter = (): StreamMapper<unknown> => ({
+      map(value, target) {
+        seen.push(value);
+        const { t: text, extra } = value as { t?: unknown; extra?: unknown };
+        if (typeof text === 'string') target.handler.onPartialResponse?.(partialResponse(text), { streamingHandle: target.handle });
+        // Content the handler API does not model: surface the whole line raw as well.
+        if (extra !== undefined) target.surfaceRaw?.();
+        return false;
+      },
+      end(target) {
+        target.handler.onCompleteResponse(chatResponse(aiMessage([])));
+      },
+    });
+    const user = recorder();
+    const outcome = await consumeStream(ndjson(['{"t":"x"}', 'not json', '{"k":1}', '{"t":"y","extra":2}']), user, { format: 'ndjson', adapter });
+    expect(user.lines).to.deep.equal(['text x', 'raw "not json"', 'raw {"k":1}', 'text y', 'raw {"t":"y","extra":2}', 'complete xy']);
+    expect(seen).to.deep.equal([{ t: 'x' }, { k: 1 }, { t: 'y', extra: 2 }]);
+    expect(outcome.status).to.equal('completed');
+  });
+
+  it('calls end once, after the event map said was the last; the body after it is not read', async () => {
+    const mapper = new ScriptMapper();
+    const user = recorder();
+    await consumeStream(sse([['text', 'a'], ['stop', '.'], ['text', 'late']]), user, { format: 'sse', adapter: () => mapper });
+    expect(mapper.log).to.deep.equal(['map text', 'map stop', 'end false']);
+    expect(user.lines).to.deep.equal(['text a', 'raw {"event":"stop","data":"."}', 'complete a']);
+  });
+
+  it('fails truncated when the body ends and end gives no terminal callback; map is not called after onError', async () => {
+    const mapper = new ScriptMapper();
+    const user = recorder();
+    const outcome = await consumeStream(sse([['text', 'a']]), user, { format: 'sse', adapter: () => mapper });
+    expect(user.lines).to.deep.equal(['text a', 'error StreamError truncated']);
+    expect(outcome.status).to.equal('failed');
+
+    const failing = new ScriptMapper();
+    const second = recorder();
+    await consumeStream(sse([['fail', 'overloaded'], ['text', 'late'], ['done', '.']]), second, { format: 'sse', adapter: () => failing });
+    expect(second.lines).to.deep.equal(['error StreamError provider']);
+    expect(failing.log).to.deep.equal(['map fail']);
+  });
+
+  it('a cancel in the middle of a tool call stops everything and keeps the call, marked incomplete', async () => {
+    const mapper = new ScriptMapper();
+    const user = recorder({ onPartialToolCall: (_partial, context) => context.streamingHandle.cancel() });
+    // One chunk: the events after the cancel are already decoded, and still never mapped.
+    const body = sse([['text', 'Look'], ['args', '0 f {"a":'], ['args', '0 f 1}'], ['call', '0 f {"a":1}'], ['done', '.']], true);
+    const outcome = await consumeStream(body, user, {
+      format: 'sse',
+      adapter: () => mapper,
+    });
+    expect(user.lines).to.deep.equal(['text Look', 'args 0 {"a":']);
+    expect(mapper.log).to.deep.equal(['map text', 'map args']);
+    expect(outcome.status).to.equal('cancelled');
+    const parts = outcome.status === 'cancelled' ? outcome.partial.aiMessage.parts : [];
+    expect(parts.map((part) => [part.type, part.type === 'tool_call' ? part.toolCall.arguments : '', part.attributes])).to.deep.equal([
+      ['text', '', {}],
+      ['tool_call', '{"a":', { incomplete: 'true' }],
+    ]);
+  });
+
+  it('reports throwing and rejecting callbacks as HandlerCallbackErrors and goes on', async () => {
+    let calls = 0;
+    const user = recorder({
+      onPartialResponse: () => {
+        calls += 1;
+        if (calls === 1) throw new Error('sync bug');
+        if (calls === 2) return Promise.reject(new Error('async bug'));
+        return undefined;
+      },
+    });
+    const outcome = await consumeStream(sse([['text', 'a'], ['text', 'b'], ['text', 'c'], ['done', '.']]), user, { format: 'sse', adapter: () => new ScriptMapper() });
+    expect(user.lines).to.deep.equal([
+      'text a',
+      'error HandlerCallbackError onPartialResponse',
+      'text b',
+      'error HandlerCallbackError onPartialResponse',
+      'text c',
+      'complete abc',
+    ]);
+    expect(outcome.status).to.equal('completed');
+  });
+
+  it('a throwing onCompleteResponse is reported once, and nothing follows it', async () => {
+    const user = recorder({
+      onCompleteResponse: () => {
+        throw new Error('boom');
+      },
+    });
+    const outcome = await consumeStream(sse([['text', 'a'], ['done', '.'], ['text', 'late']]), user, { format: 'sse', adapter: () => new ScriptMapper() });
+    expect(user.lines).to.deep.equal(['text a', 'complete a', 'error HandlerCallbackError onCompleteResponse']);
+    expect(outcome.status).to.equal('completed');
+  });
+
+  it('a mapper that throws fails the stream malformed, once', async () => {
+    const adapter = (): StreamMapper<SseFrame> => ({
+      map() {
+        throw new Error('mapper bug');
+      },
+      end() {
+        throw new Error('end must not run');
+      },
+    });
+    const user = recorder();
+    const outcome = await consumeStream(sse([['text', 'a'], ['text', 'b']]), user, { format: 'sse', adapter });
+    expect(user.lines).to.deep.equal(['error StreamError malformed']);
+    expect(outcome.status === 'failed' && outcome.error.message).to.equal('A frame could not be mapped: mapper bug');
+  });
+
+  it('creates one mapper per stream, so one options object serves many streams', async () => {
+    let created = 0;
+    const options = { format: 'sse', adapter: () => (created++, new ScriptMapper()) } as const;
+    const first = recorder();
+    const second = recorder();
+    await consumeStream(sse([['stop', '.']]), first, options);
+    await consumeStream(sse([['text', 'x']]), second, options);
+    expect(created).to.equal(2);
+    expect([first.lines, second.lines]).to.deep.equal([['raw {"event":"stop","data":"."}', 'complete null'], ['text x', 'error StreamError truncated']]);
+  });
+
+  it('takes a mapper instance that declares its framing (no format), for one stream', async () => {
+    const mapper = Object.assign(new ScriptMapper(), { framing: 'sse' as const });
+    const user = recorder();
+    const outcome = await consumeStream(sse([['text', 'a'], ['done', '.']]), user, { adapter: mapper });
+    expect([user.lines, outcome.status]).to.deep.equal([['text a', 'complete a'], 'completed']);
+    expect(() => consumeStream(sse([]), recorder(), { adapter: mapper })).to.throw(
+      TypeError,
+      'Expected a StreamMapper that has not served a stream yet; pass a function that creates one per stream (() => new MyMapper())',
+    );
+  });
+
+  it('throws a TypeError at once for an adapter of the wrong kind', () => {
+    const handler = recorder();
+    const body = sse([]);
+    expect(() => consumeStream(body, handler, { format: 'sse', adapter: 'mapper' as never })).to.throw(
+      TypeError,
+      'Expected adapter to be a StreamMapper or a function that creates one, got string "mapper"',
+    );
+    expect(() => consumeStream(body, handler, { format: 'anthropic', adapter: () => new ScriptMapper() } as never)).to.throw(
+      TypeError,
+      'Expected format to be sse or ndjson with an adapter, got string "anthropic"',
+    );
+    expect(() => consumeStream(body, handler, { format: 'sse', adapter: () => ({ map() {} }) as never })).to.throw(
+      TypeError,
+      'Expected adapter to be or to return a StreamMapper (with map and end methods), got ',
+    );
+    expect(() => consumeStream(body, handler, { adapter: () => new ScriptMapper() } as never)).to.throw(
+      TypeError,
+      "Expected format (or the mapper's framing) to be sse or ndjson, got undefined",
+    );
+    expect(() => consumeStream(body, handler, { format: 'ndjson', adapter: Object.assign(new ScriptMapper(), { framing: 'sse' }) } as never)).to.throw(
+      TypeError,
+      "Expected the mapper's framing to match format ndjson, got string \"sse\"",
+    );
+    expect(handler.lines).to.deep.equal([]);
+  });
+});
