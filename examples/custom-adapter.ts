@@ -28,14 +28,16 @@ import {
   responseMetadata,
   StreamError,
   tokenUsage,
-  type MapperTarget,
   type SseFrame,
   type StreamingChatResponseHandler,
-  type StreamMapper,
 } from 'partstream';
+import type { MapperTarget, StreamMapper } from 'partstream/adapters';
 
 /** Maps one stream of the made-up provider; one instance per stream. */
 class MadeUpMapper implements StreamMapper<SseFrame> {
+  /** The made-up provider sends Server-Sent Events. */
+  readonly framing = 'sse' as const;
+
   map(frame: SseFrame, target: MapperTarget): boolean {
     const { handler, handle } = target;
     const context = { streamingHandle: handle };

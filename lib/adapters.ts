@@ -6,6 +6,7 @@
 export type { MapperTarget, StreamMapper, MapperFactory } from './providers/stream-mapper';
 export type { SseFrame, WireFormat } from './wire/types';
 export type { IncompleteToolCall } from './bridge/parts-bridge';
+export type { StreamAdapter, FramedStreamMapper, Framing } from './driver/stream-options';
 
 // partstream's own mappers, one per wire format
 export { OpenAIChatMapper } from './providers/openai-chat/openai-chat-mapper';

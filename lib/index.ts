@@ -60,10 +60,6 @@ export {
 export type { ResponseMetadataFields } from './handler/values';
 export { HandlerCallbackError } from './handler/handler-callback-error';
 export { MappingTrackingHandler } from './tracker/mapping-tracking-handler';
-// Until the custom-adapter example uses consumeStream's `adapter` option:
-export { StreamController } from './driver/stream-controller';
-export type { SafeHandlerState } from './driver/safe-handler';
-export { SafeHandler } from './driver/safe-handler';
 export { PartsBridge } from './bridge/parts-bridge';
 
 // Subscriptions
@@ -78,7 +74,7 @@ export type { WireFormat, SseFrame } from './wire/types';
 export type { StreamErrorKind, StreamErrorOptions } from './handler/stream-error';
 export { StreamError } from './handler/stream-error';
 export type { StreamSource } from './transport/byte-source';
-export type { StreamOutcome, ConsumeStreamOptions } from './driver/consume-stream';
+export type { StreamOutcome, ConsumeStreamOptions, ProviderStreamOptions, AdapterStreamOptions, StreamLimits } from './driver/consume-stream';
 export { consumeStream, DEFAULT_MAX_FRAME_BYTES } from './driver/consume-stream';
 export type { FormatOption } from './wire/sniff-format';
 export { REFUSAL_ATTRIBUTE } from './providers/openai-chat/openai-chat-mapper';

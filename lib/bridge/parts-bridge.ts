@@ -1,5 +1,5 @@
 import { ResponseCore } from '../core/response-core';
-import { RunState } from '../core/run-state';
+import { ResponseGate } from '../core/response-gate';
 import { checkPart } from '../core/validate-input';
 import { HandlerCallbackError } from '../handler/handler-callback-error';
 import type {
@@ -66,7 +66,7 @@ export class PartsBridge implements StreamingChatResponseHandler {
    */
   constructor(
     private readonly handler: StreamingChatResponseHandler,
-    run: RunState = new RunState(),
+    run: ResponseGate = new ResponseGate(),
   ) {
     if (handler === null || typeof handler !== 'object' || typeof handler.onCompleteResponse !== 'function' || typeof handler.onError !== 'function') {
       throw new TypeError(`Expected a handler with onCompleteResponse and onError methods, got ${handler === null ? 'null' : typeof handler}`);

@@ -4,7 +4,7 @@ import { toolCallPart } from '../parts/factories';
 import { INCOMPLETE_ATTRIBUTES } from '../parts/incomplete-tool-call';
 import { PartIndexCounter, type DeltaType } from '../parts/part-index-counter';
 import type { MessagePart, OpaquePayload, PartAttributes, ReasoningPart, TextPart, ToolCallPart } from '../parts/types';
-import { RunState } from './run-state';
+import { ResponseGate } from './response-gate';
 import { Slot } from './slot';
 
 /** The `type` of the tool calls a handler reports (the handler API models function calls). */
@@ -48,7 +48,7 @@ export class ResponseCore {
   private finalResponse: ChatResponse | null = null;
 
   /** `run`: the run state to consult and end (a fresh one by default). */
-  constructor(readonly run: RunState = new RunState()) {}
+  constructor(readonly run: ResponseGate = new ResponseGate()) {}
 
   /**
    * The per-token entry: a text or reasoning delta, with its payload or null. A signature-only

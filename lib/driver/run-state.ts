@@ -1,5 +1,6 @@
-/** Where a stream stands: open until its terminal callback or a cancel. */
-export type RunStatus = 'open' | 'completed' | 'failed' | 'cancelled';
+import type { RunStatus } from '../core/response-gate';
+
+export type { RunStatus } from '../core/response-gate';
 
 /**
  * The one record of where a stream stands, which every part of the driver consults: the

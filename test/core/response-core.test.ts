@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { ResponseCore } from '../../lib/core/response-core';
-import { RunState } from '../../lib/core/run-state';
+import { ResponseGate } from '../../lib/core/response-gate';
 import type { StreamingHandle } from '../../lib/handler/types';
 import { aiMessage, chatResponse, responseMetadata } from '../../lib/handler/values';
 import { reasoningPart, textPart, toolCallPart, unknownPart } from '../../lib/parts/factories';
@@ -86,11 +86,11 @@ describe('ResponseCore', () => {
   });
 });
 
-describe('RunState', () => {
+describe('ResponseGate', () => {
   it('ends once: the first of completed / failed wins, a cancel before it wins over both', () => {
-    const done = new RunState();
+    const done = new ResponseGate();
     expect([done.end('completed'), done.end('failed'), done.status]).to.deep.equal([true, false, 'completed']);
-    const cancelled = new RunState();
+    const cancelled = new ResponseGate();
     const h = handle();
     cancelled.bind(h);
     h.cancel();
@@ -98,7 +98,7 @@ describe('RunState', () => {
   });
 
   it('takes the contexts’ handle only while none is bound', () => {
-    const run = new RunState();
+    const run = new ResponseGate();
     const bound = handle();
     const other = handle();
     run.bind(bound);
@@ -106,7 +106,7 @@ describe('RunState', () => {
     expect(run.admits(other)).to.equal(true);
     bound.cancel();
     expect(run.admits(other)).to.equal(false);
-    const unbound = new RunState();
+    const unbound = new ResponseGate();
     expect(unbound.admits(handle())).to.equal(true);
     expect(unbound.admits(other)).to.equal(false);
   });

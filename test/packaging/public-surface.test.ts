@@ -45,7 +45,7 @@ function internalMembers(program: ts.Program, entry: string): string[] {
 }
 
 const ROOT_NAMES = [
-  'ANTHROPIC_BASE_URL', 'AggregatedMessage', 'AggregationChunk', 'AggregationMetadata', 'AiMessage',
+  'ANTHROPIC_BASE_URL', 'AdapterStreamOptions', 'AggregatedMessage', 'AggregationChunk', 'AggregationMetadata', 'AiMessage',
   'AnthropicAssistantBlockParam', 'AnthropicCacheControl', 'AnthropicCitationParam', 'AnthropicClientOptions',
   'AnthropicCustomTool', 'AnthropicDocumentBlockParam', 'AnthropicImageBlockParam', 'AnthropicImageMediaType',
   'AnthropicMessageParam', 'AnthropicMessagesInput', 'AnthropicPassthroughBlockParam', 'AnthropicRedactedThinkingBlockParam',
@@ -70,10 +70,10 @@ const ROOT_NAMES = [
   'OpenAIResponsesReasoningItem', 'OpenAIResponsesRequest', 'OpenAIResponsesTextFormat', 'OpenAIResponsesTool',
   'OpenAIServiceTier', 'PARTSTREAM_VERSION', 'PartAttributes', 'PartJSON', 'PartOptions', 'PartialResponse',
   'PartialResponseContext', 'PartialThinking', 'PartialThinkingContext', 'PartialToolCall', 'PartialToolCallContext',
-  'PartsBridge', 'REFUSAL_ATTRIBUTE', 'ReasoningPart', 'ReasoningPartOptions', 'ResponseMetadataFields', 'SafeHandler',
-  'SafeHandlerState', 'SseFrame', 'StreamController', 'StreamError', 'StreamErrorKind', 'StreamErrorOptions', 'StreamOutcome',
-  'StreamSource', 'StreamingChatResponseHandler', 'StreamingHandle', 'StreamingPartIndexer', 'StreamingParts', 'SystemMessage',
-  'TextPart', 'TokenUsage', 'TokenUsageDetails', 'ToolCall', 'ToolCallInput', 'ToolCallPart', 'ToolExecutionRequest',
+  'PartsBridge', 'ProviderStreamOptions', 'REFUSAL_ATTRIBUTE', 'ReasoningPart', 'ReasoningPartOptions', 'ResponseMetadataFields',
+  'SseFrame', 'StreamError', 'StreamErrorKind', 'StreamErrorOptions', 'StreamLimits', 'StreamOutcome', 'StreamSource',
+  'StreamingChatResponseHandler', 'StreamingHandle', 'StreamingPartIndexer', 'StreamingParts', 'SystemMessage', 'TextPart',
+  'TokenUsage', 'TokenUsageDetails', 'ToolCall', 'ToolCallInput', 'ToolCallPart', 'ToolExecutionRequest',
   'ToolExecutionResultMessage', 'ToolResultInput', 'ToolResultPart', 'UnknownPart', 'UserMessage', 'WireFormat', 'aiMessage',
   'chatResponse', 'completeToolCall', 'consumeStream', 'isIncompleteToolCall', 'mediaPart', 'messagesFromJSON', 'messagesToJSON',
   'parsePartialJson', 'parseToolArguments', 'partFromJSON', 'partToJSON', 'partialResponse', 'partialThinking',
@@ -84,9 +84,10 @@ const ROOT_NAMES = [
 ];
 
 const ADAPTER_NAMES = [
-  'AnthropicMapper', 'GeminiMapper', 'IncompleteToolCall', 'MapperFactory', 'MapperTarget', 'OllamaMapper', 'OpenAIChatMapper',
-  'OpenAIResponsesMapper', 'SseFrame', 'StreamMapper', 'WireFormat', 'mapAnthropicStopReason', 'mapGeminiFinishReason',
-  'mapOllamaFinishReason', 'mapOpenAIChatFinishReason', 'mapOpenAIResponsesFinishReason',
+  'AnthropicMapper', 'FramedStreamMapper', 'Framing', 'GeminiMapper', 'IncompleteToolCall', 'MapperFactory', 'MapperTarget',
+  'OllamaMapper', 'OpenAIChatMapper', 'OpenAIResponsesMapper', 'SseFrame', 'StreamAdapter', 'StreamMapper', 'WireFormat',
+  'mapAnthropicStopReason', 'mapGeminiFinishReason', 'mapOllamaFinishReason', 'mapOpenAIChatFinishReason',
+  'mapOpenAIResponsesFinishReason',
 ];
 
 describe('public surface: the two entries', function () {

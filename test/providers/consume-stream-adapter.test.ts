@@ -26,6 +26,7 @@ async function* ndjson(lines: readonly string[]): AsyncGenerator<string> {
  * (onError inside map). Anything else maps nothing. It records what the driver called.
  */
 class ScriptMapper implements StreamMapper<SseFrame> {
+  readonly framing = 'sse' as const;
   readonly log: string[] = [];
   private stopped = false;
 
@@ -104,6 +105,7 @@ describe('consumeStream with a provider author\'s adapter', () => {
   it('maps NDJSON values (surfaceRaw too); a line that is not JSON surfaces as its text without reaching the mapper', async () => {
     const seen: unknown[] = [];
     const adapter = (): StreamMapper<unknown> => ({
+      framing: 'ndjson',
       map(value, target) {
         seen.push(value);
         const { t: text, extra } = value as { t?: unknown; extra?: unknown };
@@ -199,6 +201,7 @@ describe('consumeStream with a provider author\'s adapter', () => {
 
   it('a mapper that throws fails the stream malformed, once', async () => {
     const adapter = (): StreamMapper<SseFrame> => ({
+      framing: 'sse',
       map() {
         throw new Error('mapper bug');
       },

@@ -4,12 +4,13 @@ import type { StreamingHandle } from '../handler/types';
 export type RunStatus = 'open' | 'completed' | 'failed' | 'cancelled';
 
 /**
- * The terminal state of one response's run, in one place: open, then exactly one of completed,
+ * The bridge's gate on one response (`PartsBridge` stays safe without a driver, and the driver's
+ * `RunState` decides for the whole chain when there is one): its terminal state, in one place: open, then exactly one of completed,
  * failed or cancelled, never back. A cancel is read from the stream's handle — the one bound with
  * `bind`, else the last one a caller passed to `admits` — at most once per `admits` or `end`
  * call, and kept once seen, so a cancelled run never asks the handle again.
  */
-export class RunState {
+export class ResponseGate {
   private current: RunStatus = 'open';
   private handle: StreamingHandle | null = null;
   private bound = false;
