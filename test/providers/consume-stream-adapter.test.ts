@@ -252,7 +252,7 @@ describe('consumeStream with a provider author\'s adapter', () => {
       TypeError,
       'Expected adapter to be or to return a StreamMapper (with map and end methods), got ',
     );
-    expect(() => consumeStream(body, handler, { adapter: () => new ScriptMapper() } as never)).to.throw(
+    expect(() => consumeStream(body, handler, { adapter: () => ({ map: () => false, end: () => undefined }) } as never)).to.throw(
       TypeError,
       "Expected format (or the mapper's framing) to be sse or ndjson, got undefined",
     );
