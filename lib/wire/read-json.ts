@@ -20,6 +20,11 @@ export function parseJsonObject(text: string): JsonObject | undefined {
   return isJsonObject(value) ? value : undefined;
 }
 
+/** The value when it is a string (the empty one included), else null. */
+export function stringOrNull(value: unknown): string | null {
+  return typeof value === 'string' ? value : null;
+}
+
 /** The value when it is a non-empty string, else null. */
 export function nonEmptyString(value: unknown): string | null {
   return typeof value === 'string' && value.length > 0 ? value : null;
