@@ -53,6 +53,12 @@ export interface MapperTarget {
  */
 export interface StreamMapper<E> {
   /**
+   * How the events are framed (SPEC §9): `sse` (`map` takes `SseFrame`s) or `ndjson` (`map` takes
+   * each line's parsed JSON). partstream's own mappers say it; optional so that a mapper written
+   * before it stays valid.
+   */
+  readonly framing?: 'sse' | 'ndjson';
+  /**
    * Map one event. Returns true once the format's terminal event was seen (the driver stops
    * reading). The driver never calls `map` again after it returned true or after a terminal
    * callback (`onCompleteResponse`, `onError`) was delivered.

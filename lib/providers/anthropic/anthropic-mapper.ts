@@ -57,6 +57,7 @@ function payload(kind: 'signature' | 'redacted_thinking', data: string): OpaqueP
  *   sent; `providerMetadata` as `AnthropicMetadata` describes.
  */
 export class AnthropicMapper implements StreamMapper<SseFrame> {
+  readonly framing = 'sse';
   private readonly out = new MapperOutput();
   private readonly toolCalls = new ToolCallAccumulator<number>();
   /** The start `input` of tool blocks that sent a non-empty one, serialised once. */

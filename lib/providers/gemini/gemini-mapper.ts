@@ -69,6 +69,7 @@ function firstCandidate(candidates: unknown): GeminiCandidate | null {
  *   is surfaced raw as well, once, after its callbacks.
  */
 export class GeminiMapper implements StreamMapper<SseFrame> {
+  readonly framing = 'sse';
   private readonly out = new MapperOutput();
   private readonly calls = new ToolCallAccumulator<number>();
   private streaming: StreamingCall | null = null;

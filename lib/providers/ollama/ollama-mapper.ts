@@ -36,6 +36,7 @@ function argumentsText(args: unknown): string {
  * - A line that maps nothing (no message, e.g. an `/api/generate` line, or an empty one) surfaces raw.
  */
 export class OllamaMapper implements StreamMapper<unknown> {
+  readonly framing = 'ndjson';
   private readonly out = new MapperOutput();
   /** Ollama sends each call whole: it starts and ends on the line that carries it. */
   private readonly calls = new ToolCallAccumulator<number>();

@@ -52,6 +52,7 @@ const FUNCTION_CALL_KEY = -1;
  *   kept as sent in `providerUsage`; `providerMetadata` as `OpenAIChatMetadata` describes.
  */
 export class OpenAIChatMapper implements StreamMapper<SseFrame> {
+  readonly framing = 'sse';
   private readonly out = new MapperOutput();
   private readonly toolCalls = new ToolCallAccumulator<number>();
   /** The latest call key of each wire `tool_calls[].index`. */

@@ -71,6 +71,7 @@ function partKey(kind: string, itemId: unknown, index: unknown): string {
  *   server tools such as `web_search_call.*` …) maps nothing and surfaces raw.
  */
 export class OpenAIResponsesMapper implements StreamMapper<SseFrame> {
+  readonly framing = 'sse';
   private readonly out = new MapperOutput();
   private readonly calls = new ToolCallAccumulator<string>();
   /** Item ids of calls whose name is known (a call completes only with a name). */
@@ -78,10 +79,7 @@ export class OpenAIResponsesMapper implements StreamMapper<SseFrame> {
   /** An `output_item.done` whose item id differs from the one its deltas used still finds its call (completing it once, not twice). */
   private readonly doneItemKey = new DoneItemKey();
   private readonly ledger = new StreamedTextLedger();
-  /**
-   * Whether text or reasoning deltas have been delivered since the last block ended, and the id
-   * of the item they belong to: the item whose part the bridge's current run is.
-   */
+  /** Whether text or reasoning went out since the last block ended (the bridge's current run), and its item's id. */
   private runOpen = false;
   private runItem: string | null = null;
   /** The last response object seen (`response.created` … the terminal one), as sent. */
@@ -164,8 +162,7 @@ export class OpenAIResponsesMapper implements StreamMapper<SseFrame> {
     this.snapshot = response;
     this.out.noteId(response.id);
     this.out.noteModel(response.model);
-    const usage = response.usage;
-    if (isJsonObject(usage)) this.out.noteUsage(openAIResponsesUsage(usage), usage);
+    if (isJsonObject(response.usage)) this.out.noteUsage(openAIResponsesUsage(response.usage), response.usage);
   }
 
   private delta(target: MapperTarget, kind: Fragment, key: string, itemId: unknown, delta: unknown): void {
@@ -279,8 +276,7 @@ export class OpenAIResponsesMapper implements StreamMapper<SseFrame> {
     this.remember(response);
     const snapshot: ResponsesResponse = isJsonObject(response) ? response : {};
     const status = stringOrNull(snapshot.status) ?? fallbackStatus;
-    const incomplete = snapshot.incomplete_details;
-    const incompleteReason = isJsonObject(incomplete) ? stringOrNull(incomplete.reason) : null;
+    const incompleteReason = isJsonObject(snapshot.incomplete_details) ? stringOrNull(snapshot.incomplete_details.reason) : null;
     const mapped = mapOpenAIResponsesFinishReason(status, incompleteReason);
     // Text or reasoning whose item was never done ends with its item id; calls still open (their
     // done events never came) end before the response does: complete, or cut off when the

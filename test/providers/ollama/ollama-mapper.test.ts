@@ -58,6 +58,11 @@ describe('OllamaMapper', () => {
     expect(run([mixed, doneLine()]).steps).to.deep.equal([['text', 'Calling.'], ['tool', 1, null, 'f', '{}'], ['raw', mixed], complete('TOOL_EXECUTION')]);
   });
 
+  it('surfaces a line raw once, after its callbacks, when a tool-call entry is not an object', () => {
+    const odd = line({ content: 'Calling.', tool_calls: [42, { function: { name: 'f', arguments: {} } }, 'x'] });
+    expect(run([odd, doneLine()]).steps).to.deep.equal([['text', 'Calling.'], ['tool', 0, null, 'f', '{}'], ['raw', odd], complete('TOOL_EXECUTION')]);
+  });
+
   it('maps done_reason length to LENGTH and another reason to OTHER; no done_reason is STOP', () => {
     expect(run([doneLine('length')]).steps).to.deep.equal([complete('LENGTH')]);
     expect(run([doneLine('unload')]).steps).to.deep.equal([complete('OTHER')]);
