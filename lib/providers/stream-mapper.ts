@@ -57,7 +57,7 @@ export interface StreamMapper<E> {
    * each line's parsed JSON). partstream's own mappers say it; optional so that a mapper written
    * before it stays valid.
    */
-  readonly framing?: 'sse' | 'ndjson';
+  readonly framing?: 'sse' | 'ndjson' | undefined;
   /**
    * Map one event. Returns true once the format's terminal event was seen (the driver stops
    * reading). The driver never calls `map` again after it returned true or after a terminal

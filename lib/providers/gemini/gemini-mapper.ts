@@ -59,14 +59,16 @@ function firstCandidate(candidates: unknown): GeminiCandidate | null {
  *   prompt blocked without any `finishReason` has `providerFinishReason` null; its reason is in
  *   `providerMetadata.promptFeedback`). The stream completes when the bytes end after a finish
  *   reason (or after a `promptFeedback.blockReason`: `CONTENT_FILTER`), and is reported as
- *   truncated otherwise. A chunk with an `error` object ends it with one `onError`.
+ *   truncated otherwise. A chunk with an `error` object (or an `event: error` frame that is not
+ *   JSON) ends it with one `onError` (`providerStreamError`). Id and model: the last non-blank
+ *   `responseId` and `modelVersion`.
  * - Parts of other kinds (`toolCall`, `toolResponse`, `executableCode`, `codeExecutionResult`,
  *   `functionResponse`, a thought signature alone …) are handed over whole as `unknown` parts,
  *   `inlineData` as `media` parts (`geminiPartOf`, through `MapperTarget.completeBlock`), at
  *   their place in the stream; a signature they carry stays on them.
  * - Chunks that map nothing (usage-only, finish-only, `functionResponse` …) surface raw; a chunk
  *   that maps something and also carries other parts or candidate fields (grounding, citations)
- *   is surfaced raw as well, once, after its callbacks.
+ *   is surfaced raw as well (`MapperTarget.surfaceRaw`), once, after its callbacks.
  */
 export class GeminiMapper implements StreamMapper<SseFrame> {
   readonly framing = 'sse';
