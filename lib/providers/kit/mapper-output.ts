@@ -13,11 +13,17 @@ export interface UsageFields {
   readonly providerUsage?: JsonObject | null | undefined;
 }
 
+/** The metadata fields a mapper gives beside what `MapperOutput` noted (the usage, when given, replaces the noted one). */
+export interface MetadataFields extends UsageFields {
+  readonly providerMetadata: JsonObject | null;
+  readonly finishReason?: FinishReason | null | undefined;
+  readonly providerFinishReason?: string | null | undefined;
+}
+
 /** What a mapper knows at the end of a response, beside what `MapperOutput` noted. */
-export interface ResponseEnding extends UsageFields {
+export interface ResponseEnding extends MetadataFields {
   readonly finishReason: FinishReason | null;
   readonly providerFinishReason: string | null;
-  readonly providerMetadata: JsonObject | null;
   /** The final message's attributes (e.g. a refusal). */
   readonly attributes?: Readonly<Record<string, string>> | undefined;
 }
@@ -79,7 +85,7 @@ export class MapperOutput {
   }
 
   /** The metadata so far: the noted id, model and usage (unless `fields` gives the usage) with the given fields. */
-  metadata(fields: UsageFields & { readonly providerMetadata: JsonObject | null; readonly finishReason?: FinishReason | null; readonly providerFinishReason?: string | null }): ChatResponseMetadata {
+  metadata(fields: MetadataFields): ChatResponseMetadata {
     return responseMetadata({
       id: this.id,
       modelName: this.model,
