@@ -1,10 +1,11 @@
 import type { ChatResponseMetadata } from '../../handler/types';
+import { partialResponse, partialThinking } from '../../handler/values';
 import type { OpaquePayload } from '../../parts/types';
 import { isJsonObject, nonBlankString, nonEmptyString, type JsonObject } from '../../wire/read-json';
 import { stringifyJson } from '../../wire/stringify-json';
 import type { SseFrame } from '../../wire/types';
 import { MapperOutput } from '../kit/mapper-output';
-import { readSseEvent, sseEventType } from '../kit/sse-event';
+import { checkSseFrame, sseEventType } from '../kit/sse-event';
 import { ToolCallAccumulator, type ToolCallCompletion } from '../kit/tool-call-accumulator';
 import type { MapperTarget, StreamMapper } from '../stream-mapper';
 import { AnthropicBlocks } from './anthropic-blocks';
@@ -70,7 +71,8 @@ export class AnthropicMapper implements StreamMapper<SseFrame> {
 
   /** Maps one SSE frame; returns true at `message_stop` and after an `error` event. */
   map(frame: SseFrame, target: MapperTarget): boolean {
-    const event = readSseEvent(frame, parseAnthropicEvent) as (AnthropicStreamEvent & JsonObject) | undefined;
+    checkSseFrame(frame);
+    const event = parseAnthropicEvent(frame.data) as (AnthropicStreamEvent & JsonObject) | undefined;
     if (event === undefined) return this.out.unreadable(target, frame);
     switch (sseEventType(event, frame)) {
       case 'message_start':
@@ -141,18 +143,18 @@ export class AnthropicMapper implements StreamMapper<SseFrame> {
     switch (type) {
       case 'text': {
         const text = nonEmptyString(block.text);
-        if (text !== null) this.out.text(target, text);
+        if (text !== null) target.handler.onPartialResponse?.(partialResponse(text), this.out.contextOf(target));
         return;
       }
       case 'thinking': {
         const thinking = nonEmptyString(block.thinking);
-        if (thinking !== null) this.out.thinking(target, thinking);
+        if (thinking !== null) target.handler.onPartialThinking?.(partialThinking(thinking), this.out.contextOf(target));
         const signature = nonEmptyString(block.signature);
-        if (signature !== null) this.out.thinking(target, '', payload('signature', signature));
+        if (signature !== null) target.handler.onPartialThinking?.(partialThinking('', payload('signature', signature)), this.out.contextOf(target));
         return;
       }
       case 'redacted_thinking':
-        if (typeof block.data === 'string') this.out.thinking(target, '', payload('redacted_thinking', block.data));
+        if (typeof block.data === 'string') target.handler.onPartialThinking?.(partialThinking('', payload('redacted_thinking', block.data)), this.out.contextOf(target));
         return;
       case 'tool_use': {
         const name = nonBlankString(block.name);
@@ -180,17 +182,17 @@ export class AnthropicMapper implements StreamMapper<SseFrame> {
     switch (type) {
       case 'text_delta': {
         const text = nonEmptyString(delta.text);
-        if (text !== null) this.out.text(target, text);
+        if (text !== null) target.handler.onPartialResponse?.(partialResponse(text), this.out.contextOf(target));
         return;
       }
       case 'thinking_delta': {
         const thinking = nonEmptyString(delta.thinking);
-        if (thinking !== null) this.out.thinking(target, thinking);
+        if (thinking !== null) target.handler.onPartialThinking?.(partialThinking(thinking), this.out.contextOf(target));
         return;
       }
       case 'signature_delta': {
         const signature = nonEmptyString(delta.signature);
-        if (signature !== null) this.out.thinking(target, '', payload('signature', signature));
+        if (signature !== null) target.handler.onPartialThinking?.(partialThinking('', payload('signature', signature)), this.out.contextOf(target));
         return;
       }
       case 'input_json_delta':

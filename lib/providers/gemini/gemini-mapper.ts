@@ -1,4 +1,5 @@
 import type { ChatResponseMetadata } from '../../handler/types';
+import { partialResponse, partialThinking } from '../../handler/values';
 import type { OpaquePayload } from '../../parts/types';
 import { isJsonObject, nonBlankString, stringOrNull, type JsonObject } from '../../wire/read-json';
 import type { SseFrame } from '../../wire/types';
@@ -155,8 +156,8 @@ export class GeminiMapper implements StreamMapper<SseFrame> {
     }
     if ((text === null || text.length === 0) && payload === undefined) return true;
     this.completeStreamingCall(target);
-    if (part.thought === true) this.out.thinking(target, text ?? '', payload);
-    else this.out.text(target, text ?? '', payload);
+    if (part.thought === true) target.handler.onPartialThinking?.(partialThinking(text ?? '', payload), this.out.contextOf(target));
+    else target.handler.onPartialResponse?.(partialResponse(text ?? '', payload), this.out.contextOf(target));
     return true;
   }
 

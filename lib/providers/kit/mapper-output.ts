@@ -1,6 +1,5 @@
 import type { ChatResponseMetadata, FinishReason, PartialResponseContext, PartialToolCall, TokenUsage } from '../../handler/types';
-import { aiMessage, chatResponse, partialResponse, partialThinking, responseMetadata } from '../../handler/values';
-import type { OpaquePayload } from '../../parts/types';
+import { aiMessage, chatResponse, responseMetadata } from '../../handler/values';
 import { nonBlankString, type JsonObject } from '../../wire/read-json';
 import type { SseFrame } from '../../wire/types';
 import type { MapperTarget } from '../stream-mapper';
@@ -29,8 +28,10 @@ export interface ResponseEnding extends MetadataFields {
 }
 
 /**
- * The housekeeping every mapper shares, one per stream: it delivers the partials (one frozen
- * context object per stream, rebuilt only when the handle changes), keeps what the response said
+ * The housekeeping every mapper shares, one per stream: it holds the one frozen context object
+ * of the stream's partials (rebuilt only when the handle changes; a mapper delivers its text and
+ * thinking partials itself, on its hottest path, with `contextOf`), delivers tool-call
+ * fragments, keeps what the response said
  * about itself so far (the last non-blank id and model, the last usage that reports a count,
  * `countedUsage`), and ends the stream with its one terminal callback — the complete response, a
  * provider error (`providerStreamError`) or a truncation (`truncatedStreamError`). The driver
@@ -67,16 +68,6 @@ export class MapperOutput {
       this.context = Object.freeze({ streamingHandle: target.handle });
     }
     return this.context;
-  }
-
-  /** Delivers answer text (or a payload-only partial: `''` with a payload). */
-  text(target: MapperTarget, text: string, payload?: OpaquePayload): void {
-    target.handler.onPartialResponse?.(partialResponse(text, payload), this.contextOf(target));
-  }
-
-  /** Delivers reasoning text (or a signature-only partial: `''` with a payload). */
-  thinking(target: MapperTarget, text: string, payload?: OpaquePayload): void {
-    target.handler.onPartialThinking?.(partialThinking(text, payload), this.contextOf(target));
   }
 
   /** Delivers a tool-call fragment; nothing for null (the accumulator had nothing to deliver). */

@@ -3,16 +3,23 @@ import { parseJsonObject, type JsonObject } from '../../wire/read-json';
 import type { SseFrame } from '../../wire/types';
 
 /**
- * The event an SSE frame carries: its data parsed as a JSON object (by `parse`, `JSON.parse` by
- * default; a format may read its hot events faster), or undefined when the data is not a JSON
- * object. Throws a `TypeError` unless `frame` is an `SseFrame` (`{event, data}` with string data):
- * a mapper driven by hand gets a clear error, whichever format it maps.
+ * Throws a `TypeError` unless `frame` is an `SseFrame` (`{event, data}` with string data): a
+ * mapper driven by hand gets a clear error, whichever format it maps.
  */
-export function readSseEvent(frame: SseFrame, parse: (data: string) => JsonObject | undefined = parseJsonObject): JsonObject | undefined {
+export function checkSseFrame(frame: SseFrame): void {
   if (typeof frame !== 'object' || frame === null || typeof frame.data !== 'string') {
     throw new TypeError(`Expected an SSE frame {event, data} with string data, got ${describeValue(frame)}`);
   }
-  return parse(frame.data);
+}
+
+/**
+ * The event an SSE frame carries: its data parsed as a JSON object, or undefined when the data is
+ * not a JSON object. Throws a `TypeError` unless `frame` is an `SseFrame` (`checkSseFrame`). (A
+ * format that reads its hot events faster checks the frame and calls its own parser.)
+ */
+export function readSseEvent(frame: SseFrame): JsonObject | undefined {
+  checkSseFrame(frame);
+  return parseJsonObject(frame.data);
 }
 
 /** The name of an SSE event: its JSON `type` when it has one (Anthropic, Responses), else the frame's `event:` line. */

@@ -1,4 +1,5 @@
 import type { ChatResponseMetadata } from '../../handler/types';
+import { partialResponse, partialThinking } from '../../handler/values';
 import { isJsonObject, nonEmptyString, stringOrNull, type JsonObject } from '../../wire/read-json';
 import { stringifyJson } from '../../wire/stringify-json';
 import { MapperOutput } from '../kit/mapper-output';
@@ -76,9 +77,9 @@ export class OllamaMapper implements StreamMapper<unknown> {
   /** Maps a line's message; a tool call that cannot be mapped has the line surface raw too. */
   private mapMessage(message: OllamaMessage, target: MapperTarget): void {
     const thinking = nonEmptyString(message.thinking);
-    if (thinking !== null) this.out.thinking(target, thinking);
+    if (thinking !== null) target.handler.onPartialThinking?.(partialThinking(thinking), this.out.contextOf(target));
     const content = nonEmptyString(message.content);
-    if (content !== null) this.out.text(target, content);
+    if (content !== null) target.handler.onPartialResponse?.(partialResponse(content), this.out.contextOf(target));
     if (!Array.isArray(message.tool_calls)) return;
     for (const call of message.tool_calls as readonly unknown[]) {
       if (!isJsonObject(call)) {

@@ -1,4 +1,5 @@
 import type { FinishReason, ChatResponseMetadata } from '../../handler/types';
+import { partialResponse, partialThinking } from '../../handler/values';
 import { isJsonObject, nonBlankString, nonEmptyString, type JsonObject } from '../../wire/read-json';
 import type { SseFrame } from '../../wire/types';
 import { MapperOutput } from '../kit/mapper-output';
@@ -151,9 +152,9 @@ export class OpenAIChatMapper implements StreamMapper<SseFrame> {
     const details = delta.reasoning_details;
     const thought = Array.isArray(details) && details.length > 0 && deliverReasoningDetails(details, target.handler, this.out.contextOf(target));
     const reasoning = thought ? null : (nonEmptyString(delta.reasoning_content) ?? nonEmptyString(delta.reasoning));
-    if (reasoning !== null) this.out.thinking(target, reasoning);
+    if (reasoning !== null) target.handler.onPartialThinking?.(partialThinking(reasoning), this.out.contextOf(target));
     const content = nonEmptyString(delta.content);
-    if (content !== null) this.out.text(target, content);
+    if (content !== null) target.handler.onPartialResponse?.(partialResponse(content), this.out.contextOf(target));
     const refusal = nonEmptyString(delta.refusal);
     if (refusal !== null) this.refusal.push(refusal);
     if (Array.isArray(delta.tool_calls)) {

@@ -1,4 +1,5 @@
 import type { ChatResponseMetadata } from '../../handler/types';
+import { partialResponse, partialThinking } from '../../handler/values';
 import type { PartAttributes } from '../../parts/types';
 import { isJsonObject, stringOrNull, type JsonObject } from '../../wire/read-json';
 import type { SseFrame } from '../../wire/types';
@@ -178,8 +179,8 @@ export class OpenAIResponsesMapper implements StreamMapper<SseFrame> {
 
   private emit(target: MapperTarget, kind: Fragment, itemId: unknown, text: string): void {
     this.enterRun(target, stringOrNull(itemId));
-    if (kind === 'text') this.out.text(target, text);
-    else this.out.thinking(target, text);
+    if (kind === 'text') target.handler.onPartialResponse?.(partialResponse(text), this.out.contextOf(target));
+    else target.handler.onPartialThinking?.(partialThinking(text), this.out.contextOf(target));
   }
 
   /**
@@ -244,7 +245,7 @@ export class OpenAIResponsesMapper implements StreamMapper<SseFrame> {
       this.runOpen = false;
       if (item.type === 'reasoning') {
         const encrypted = stringOrNull(item.encrypted_content);
-        if (encrypted !== null && encrypted.length > 0) this.out.thinking(target, '', { provider: 'openai', kind: 'encrypted_content', data: encrypted });
+        if (encrypted !== null && encrypted.length > 0) target.handler.onPartialThinking?.(partialThinking('', { provider: 'openai', kind: 'encrypted_content', data: encrypted }), this.out.contextOf(target));
         target.completeBlock?.(null, itemAttributes(id));
       } else {
         target.completeBlock?.(outputItemPart(item), itemAttributes(id));
