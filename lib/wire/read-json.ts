@@ -1,3 +1,8 @@
+// How partstream reads parsed wire JSON, in every format: a value stays `unknown` until one of
+// these helpers checked it. A format's `*-wire.ts` only names the fields it reads — each one
+// optional and `unknown` — and a nested object is read once `isJsonObject` said it is one (then
+// cast to the interface that names its fields). No type claims what the server did not prove.
+
 /** A parsed JSON object whose fields are not known yet. */
 export type JsonObject = { readonly [key: string]: unknown };
 
@@ -18,6 +23,11 @@ export function parseJsonObject(text: string): JsonObject | undefined {
     return undefined;
   }
   return isJsonObject(value) ? value : undefined;
+}
+
+/** The value when it is a string (the empty one included), else null. */
+export function stringOrNull(value: unknown): string | null {
+  return typeof value === 'string' ? value : null;
 }
 
 /** The value when it is a non-empty string, else null. */

@@ -1,20 +1,19 @@
-import type { ChatResponse, PartialResponseContext, ChatResponseMetadata } from '../../handler/types';
-import { aiMessage, chatResponse, partialResponse, partialThinking, responseMetadata } from '../../handler/values';
+import type { ChatResponseMetadata } from '../../handler/types';
+import { partialResponse, partialThinking } from '../../handler/values';
 import type { OpaquePayload } from '../../parts/types';
-import { StreamError } from '../../handler/stream-error';
-import type { MapperTarget, StreamMapper } from '../stream-mapper';
-import type { SseFrame } from '../../wire/types';
-import { checkSseFrame } from '../kit/check-sse-frame';
 import { isJsonObject, nonBlankString, nonEmptyString, type JsonObject } from '../../wire/read-json';
-import { parseAnthropicEvent } from './parse-anthropic-event';
 import { stringifyJson } from '../../wire/stringify-json';
+import type { SseFrame } from '../../wire/types';
+import { MapperOutput } from '../kit/mapper-output';
+import { checkSseFrame, sseEventType } from '../kit/sse-event';
 import { ToolCallAccumulator, type ToolCallCompletion } from '../kit/tool-call-accumulator';
-import { truncatedStreamError } from '../kit/truncated-stream-error';
+import type { MapperTarget, StreamMapper } from '../stream-mapper';
 import { AnthropicBlocks } from './anthropic-blocks';
 import { AnthropicMetadata } from './anthropic-metadata';
 import { AnthropicUsageTracker } from './anthropic-usage';
-import type { AnthropicBlockDelta, AnthropicContentBlock, AnthropicStreamEvent } from './anthropic-wire';
+import type { AnthropicContentBlock, AnthropicDelta, AnthropicMessage, AnthropicStreamEvent } from './anthropic-wire';
 import { mapAnthropicStopReason } from './map-anthropic-stop-reason';
+import { parseAnthropicEvent } from './parse-anthropic-event';
 
 /** The payload provider of Anthropic's replayable reasoning data. */
 const PROVIDER = 'anthropic';
@@ -48,133 +47,114 @@ function payload(kind: 'signature' | 'redacted_thinking', data: string): OpaqueP
  *   completed a block's part): `message_start`, `ping`, `message_delta`, `message_stop` (unless
  *   it completes a tool call), `content_block_stop` of other blocks, server-side blocks and their
  *   deltas, `citations_delta`, unknown events, frames that are not JSON objects.
- * - `error` events → `onError` with a `provider` `StreamError` (code = the error's `type`).
+ * - `error` events (and an `event: error` frame that is not JSON) → `onError` with a `provider`
+ *   `StreamError` (`providerStreamError`: code = the error's `type`).
  * - Usage: `message_start` and `message_delta` usage merged as `AnthropicUsageTracker` says
- *   (the merged object kept as sent in `providerUsage`); id and model from `message_start`;
+ *   (the merged object kept as sent in `providerUsage`); id and model from `message_start`
+ *   (non-blank);
  *   finish reason: `stop_reason` mapped by `mapAnthropicStopReason` and resolved against the
  *   completed tool calls (`resolveFinishReason`: `max_tokens` stays LENGTH, `pause_turn` OTHER,
  *   completed tool calls make a stop TOOL_EXECUTION), `providerFinishReason` = `stop_reason` as
  *   sent; `providerMetadata` as `AnthropicMetadata` describes.
  */
 export class AnthropicMapper implements StreamMapper<SseFrame> {
-  /** SSE frames. */
-  readonly framing = 'sse' as const;
+  readonly framing = 'sse';
+  private readonly out = new MapperOutput();
   private readonly toolCalls = new ToolCallAccumulator<number>();
   /** The start `input` of tool blocks that sent a non-empty one, serialised once. */
   private readonly startInputs = new Map<number, string>();
   private readonly usage = new AnthropicUsageTracker();
   private readonly blocks = new AnthropicBlocks();
   private readonly metadata = new AnthropicMetadata();
-  private id: string | null = null;
-  private model: string | null = null;
   private stopReason: string | null = null;
   private stopSeen = false;
-  private settled = false;
-  private context: PartialResponseContext | null = null;
 
   /** Maps one SSE frame; returns true at `message_stop` and after an `error` event. */
   map(frame: SseFrame, target: MapperTarget): boolean {
     checkSseFrame(frame);
-    if (this.settled || this.stopSeen) return true;
-    const event = parseAnthropicEvent(frame.data) as AnthropicStreamEvent | undefined;
-    if (event === undefined) {
-      if (frame.event !== 'error') return false;
-      this.fail(target, frame.data, frame.data);
-      return true;
-    }
-    switch (typeof event.type === 'string' ? event.type : frame.event) {
+    const event = parseAnthropicEvent(frame.data) as (AnthropicStreamEvent & JsonObject) | undefined;
+    if (event === undefined) return this.out.unreadable(target, frame);
+    switch (sseEventType(event, frame)) {
       case 'message_start':
-        this.onMessageStart(event);
+        if (isJsonObject(event.message)) this.onMessageStart(event.message);
         return false;
       case 'content_block_start':
-        this.onBlockStart(event, target);
+        if (isJsonObject(event.content_block)) this.onBlockStart(event.index, event.content_block, target);
         return false;
       case 'content_block_delta':
-        this.onBlockDelta(event, target);
+        if (isJsonObject(event.delta)) this.onBlockDelta(event.index, event.delta, target);
         return false;
       case 'content_block_stop':
-        this.onBlockStop(event, target);
+        if (typeof event.index === 'number') this.onBlockStop(event.index, target);
         return false;
       case 'message_delta':
-        this.stopReason = nonEmptyString(event.delta?.stop_reason) ?? this.stopReason;
+        if (isJsonObject(event.delta)) this.stopReason = nonEmptyString((event.delta as AnthropicDelta).stop_reason) ?? this.stopReason;
         this.usage.merge(event.usage);
-        this.metadata.noteMessageDelta(event as JsonObject);
+        this.metadata.noteMessageDelta(event);
         return false;
       case 'message_stop':
         this.stopSeen = true;
         this.endToolCalls(target);
         for (const closing of this.blocks.stopAll()) target.completeBlock?.(closing);
         return true;
-      case 'error': {
-        // `{"type": "error", "error": {"type", "message"}}`; a flat body is read as the error itself.
-        this.fail(target, isJsonObject(event.error) ? (event.error as JsonObject) : (event as JsonObject), frame.data);
+      case 'error':
+        this.out.fail(target, event, frame.data);
         return true;
-      }
       default:
         return false;
     }
   }
 
-  /** The id and model seen so far, for the partial response of a failed or cancelled stream. */
+  /** The id, model, usage and fields seen so far, for the partial response of a failed or cancelled stream. */
   metadataSoFar(): ChatResponseMetadata {
-    return responseMetadata({
-      id: this.id,
-      modelName: this.model,
+    return this.out.metadata({ tokenUsage: this.usage.tokenUsage(), providerUsage: this.usage.providerUsage(), providerMetadata: this.metadata.providerMetadata() });
+  }
+
+  /** Completes the response, or fails a stream that ended before `message_stop` or mid-frame. */
+  end(target: MapperTarget, truncatedFrame: boolean): void {
+    if (truncatedFrame || !this.stopSeen) {
+      this.out.truncated(target, 'message_stop', truncatedFrame);
+      return;
+    }
+    this.endToolCalls(target);
+    this.out.complete(target, {
       tokenUsage: this.usage.tokenUsage(),
+      finishReason: this.toolCalls.finishReason(mapAnthropicStopReason(this.stopReason)),
+      providerFinishReason: this.stopReason,
       providerUsage: this.usage.providerUsage(),
       providerMetadata: this.metadata.providerMetadata(),
     });
   }
 
-  /** Completes the response, or fails a stream that ended before `message_stop` or mid-frame. */
-  end(target: MapperTarget, truncatedFrame: boolean): void {
-    if (this.settled) return;
-    this.settled = true;
-    if (truncatedFrame || !this.stopSeen) {
-      target.handler.onError(truncatedStreamError('message_stop', truncatedFrame));
-      return;
-    }
-    this.endToolCalls(target);
-    target.handler.onCompleteResponse(this.response());
-  }
-
-  private onMessageStart(event: AnthropicStreamEvent): void {
-    const message = event.message;
-    if (!isJsonObject(message)) return;
-    this.id = nonBlankString(message.id) ?? this.id;
-    this.model = nonBlankString(message.model) ?? this.model;
+  private onMessageStart(message: AnthropicMessage & JsonObject): void {
+    this.out.noteId(message.id);
+    this.out.noteModel(message.model);
     this.usage.merge(message.usage);
     this.metadata.noteMessage(message);
   }
 
-  private onBlockStart(event: AnthropicStreamEvent, target: MapperTarget): void {
-    const block = event.content_block;
-    const index = event.index;
-    if (!isJsonObject(block)) return;
-    const type = (block as AnthropicContentBlock).type;
+  private onBlockStart(index: unknown, block: AnthropicContentBlock & JsonObject, target: MapperTarget): void {
+    const type = block.type;
     if (typeof index === 'number' && typeof type === 'string') {
       // A second start at an open index: the earlier block is complete.
       if (this.blocks.isOpen(index)) this.stopBlock(index, target);
       this.blocks.start(index, type, block);
     }
-    const { handler } = target;
     switch (type) {
       case 'text': {
         const text = nonEmptyString(block.text);
-        if (text !== null) handler.onPartialResponse?.(partialResponse(text), this.contextOf(target));
+        if (text !== null) target.handler.onPartialResponse?.(partialResponse(text), this.out.contextOf(target));
         return;
       }
       case 'thinking': {
         const thinking = nonEmptyString(block.thinking);
-        if (thinking !== null) handler.onPartialThinking?.(partialThinking(thinking), this.contextOf(target));
+        if (thinking !== null) target.handler.onPartialThinking?.(partialThinking(thinking), this.out.contextOf(target));
         const signature = nonEmptyString(block.signature);
-        if (signature !== null) handler.onPartialThinking?.(partialThinking('', payload('signature', signature)), this.contextOf(target));
+        if (signature !== null) target.handler.onPartialThinking?.(partialThinking('', payload('signature', signature)), this.out.contextOf(target));
         return;
       }
       case 'redacted_thinking':
-        if (typeof block.data === 'string') {
-          handler.onPartialThinking?.(partialThinking('', payload('redacted_thinking', block.data)), this.contextOf(target));
-        }
+        if (typeof block.data === 'string') target.handler.onPartialThinking?.(partialThinking('', payload('redacted_thinking', block.data)), this.out.contextOf(target));
         return;
       case 'tool_use': {
         const name = nonBlankString(block.name);
@@ -189,50 +169,42 @@ export class AnthropicMapper implements StreamMapper<SseFrame> {
     }
   }
 
-  private onBlockDelta(event: AnthropicStreamEvent, target: MapperTarget): void {
-    const delta = event.delta;
-    if (!isJsonObject(delta)) return;
-    const type = (delta as AnthropicBlockDelta).type;
-    if (typeof event.index === 'number') {
+  private onBlockDelta(index: unknown, delta: AnthropicDelta & JsonObject, target: MapperTarget): void {
+    const type = delta.type;
+    if (typeof index === 'number') {
       // A block no callback models keeps its deltas, whatever their type: none reaches a callback.
-      if (this.blocks.isUnmodelled(event.index)) {
-        this.blocks.delta(event.index, type, delta);
+      if (this.blocks.isUnmodelled(index)) {
+        this.blocks.delta(index, type, delta);
         return;
       }
-      if (type === 'citations_delta') this.blocks.delta(event.index, type, delta);
+      if (type === 'citations_delta') this.blocks.delta(index, type, delta);
     }
-    const { handler } = target;
     switch (type) {
       case 'text_delta': {
         const text = nonEmptyString(delta.text);
-        if (text !== null) handler.onPartialResponse?.(partialResponse(text), this.contextOf(target));
+        if (text !== null) target.handler.onPartialResponse?.(partialResponse(text), this.out.contextOf(target));
         return;
       }
       case 'thinking_delta': {
         const thinking = nonEmptyString(delta.thinking);
-        if (thinking !== null) handler.onPartialThinking?.(partialThinking(thinking), this.contextOf(target));
+        if (thinking !== null) target.handler.onPartialThinking?.(partialThinking(thinking), this.out.contextOf(target));
         return;
       }
       case 'signature_delta': {
         const signature = nonEmptyString(delta.signature);
-        if (signature !== null) handler.onPartialThinking?.(partialThinking('', payload('signature', signature)), this.contextOf(target));
+        if (signature !== null) target.handler.onPartialThinking?.(partialThinking('', payload('signature', signature)), this.out.contextOf(target));
         return;
       }
-      case 'input_json_delta': {
+      case 'input_json_delta':
         // Server-side tool blocks stream input_json_delta too; only client tool_use blocks are calls.
-        if (typeof event.index !== 'number' || typeof delta.partial_json !== 'string') return;
-        const partial = this.toolCalls.append(event.index, delta.partial_json);
-        if (partial !== null) handler.onPartialToolCall?.(partial, this.contextOf(target));
+        if (typeof index === 'number' && typeof delta.partial_json === 'string') this.out.toolCall(target, this.toolCalls.append(index, delta.partial_json));
         return;
-      }
       default:
         return;
     }
   }
 
-  private onBlockStop(event: AnthropicStreamEvent, target: MapperTarget): void {
-    const index = event.index;
-    if (typeof index !== 'number') return;
+  private onBlockStop(index: number, target: MapperTarget): void {
     if (this.toolCalls.isOpen(index)) this.toolCalls.complete(index, target, this.completionOf(index));
     this.stopBlock(index, target);
   }
@@ -256,36 +228,4 @@ export class AnthropicMapper implements StreamMapper<SseFrame> {
     if (startInput === undefined || this.toolCalls.argumentsOf(index) !== '') return undefined;
     return { arguments: startInput };
   };
-
-  /** Reports an error event: `error` is its error object, or the frame's text when it is not JSON. */
-  private fail(target: MapperTarget, error: JsonObject | string, frame: string): void {
-    this.settled = true;
-    const fields: JsonObject = typeof error === 'string' ? {} : error;
-    const message = nonBlankString(fields.message) ?? (typeof error === 'string' && error.trim() !== '' ? error : 'The provider reported an error');
-    const code = fields.type === 'error' ? undefined : (nonBlankString(fields.type) ?? undefined);
-    target.handler.onError(new StreamError('provider', message, { body: error, code, frame }));
-  }
-
-  private response(): ChatResponse {
-    return chatResponse(
-      aiMessage([]),
-      responseMetadata({
-        id: this.id,
-        modelName: this.model,
-        tokenUsage: this.usage.tokenUsage(),
-        finishReason: this.toolCalls.finishReason(mapAnthropicStopReason(this.stopReason)),
-        providerFinishReason: this.stopReason,
-        providerUsage: this.usage.providerUsage(),
-        providerMetadata: this.metadata.providerMetadata(),
-      }),
-    );
-  }
-
-  /** One context object for every partial of this stream. */
-  private contextOf(target: MapperTarget): PartialResponseContext {
-    if (this.context === null || this.context.streamingHandle !== target.handle) {
-      this.context = Object.freeze({ streamingHandle: target.handle });
-    }
-    return this.context;
-  }
 }

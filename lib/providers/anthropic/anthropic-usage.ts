@@ -1,14 +1,7 @@
 import { frozenJsonRecord } from '../../handler/frozen-json';
 import type { JsonRecord, TokenUsage } from '../../handler/types';
-import { tokenUsage } from '../../handler/values';
 import { isJsonObject, nestedTokenCount, tokenCount } from '../../wire/read-json';
-
-/** Adds the counts that were reported; null when none was. */
-function sum(...counts: ReadonlyArray<number | null>): number | null {
-  let total: number | null = null;
-  for (const count of counts) if (count !== null) total = (total ?? 0) + count;
-  return total;
-}
+import { countedUsage, sumCounts } from '../kit/counted-usage';
 
 /**
  * The token usage of one Messages stream: `message_start.message.usage`, then each
@@ -46,9 +39,7 @@ export class AnthropicUsageTracker {
 
   /** The merged counts, or null when no count was reported. */
   tokenUsage(): TokenUsage | null {
-    const input = sum(this.input, this.cacheWrite, this.cacheRead);
-    if (input === null && this.output === null && this.thinking === null) return null;
-    return tokenUsage(input, this.output, null, {
+    return countedUsage(sumCounts(this.input, this.cacheWrite, this.cacheRead), this.output, null, {
       cacheReadInputTokenCount: this.cacheRead,
       cacheWriteInputTokenCount: this.cacheWrite,
       reasoningTokenCount: this.thinking,

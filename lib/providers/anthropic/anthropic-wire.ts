@@ -1,58 +1,60 @@
 // The shapes of an Anthropic Messages stream (`event: <type>` + `data: <json>` frames, ending
-// with `message_stop`), as far as the mapper reads them. Fields are optional and re-checked where
-// they are read: gateways and newer API versions add, omit or null fields.
-
-/** The token counts of `message_start.message.usage` and `message_delta.usage`. */
-export interface AnthropicUsage {
-  readonly input_tokens?: number | null;
-  readonly output_tokens?: number | null;
-}
+// with `message_stop`), as far as the mapper reads them: names for the fields, every one optional
+// and `unknown` (gateways and newer API versions add, omit or null fields), read through the
+// `wire/read-json` helpers — a nested object once `isJsonObject` said it is one.
 
 /** The `content_block` of a `content_block_start` event, by `type`. */
 export interface AnthropicContentBlock {
-  readonly type?: string;
+  readonly type?: unknown;
   /** `text` blocks. */
-  readonly text?: string;
+  readonly text?: unknown;
   /** `thinking` blocks. */
-  readonly thinking?: string;
-  readonly signature?: string;
+  readonly thinking?: unknown;
+  readonly signature?: unknown;
   /** `redacted_thinking` blocks: the encrypted reasoning. */
-  readonly data?: string;
+  readonly data?: unknown;
   /** `tool_use` blocks. */
-  readonly id?: string;
-  readonly name?: string;
+  readonly id?: unknown;
+  readonly name?: unknown;
   readonly input?: unknown;
 }
 
-/** The `delta` of a `content_block_delta` event, by `type`. */
-export interface AnthropicBlockDelta {
-  readonly type?: string;
+/** The `delta` of a `content_block_delta` event, by `type`, or of a `message_delta` event. */
+export interface AnthropicDelta {
+  readonly type?: unknown;
   /** `text_delta`. */
-  readonly text?: string;
+  readonly text?: unknown;
   /** `thinking_delta`. */
-  readonly thinking?: string;
+  readonly thinking?: unknown;
   /** `signature_delta`. */
-  readonly signature?: string;
+  readonly signature?: unknown;
   /** `input_json_delta`. */
-  readonly partial_json?: string;
+  readonly partial_json?: unknown;
+  /** `message_delta`. */
+  readonly stop_reason?: unknown;
+}
+
+/** The message of `message_start`. */
+export interface AnthropicMessage {
+  readonly id?: unknown;
+  readonly model?: unknown;
+  /** The token counts (`AnthropicUsageTracker` reads them). */
+  readonly usage?: unknown;
 }
 
 /** One Messages stream event (`data` of a frame); `type` names it. */
 export interface AnthropicStreamEvent {
-  readonly type?: string;
-  /** `message_start`. */
-  readonly message?: {
-    readonly id?: string;
-    readonly model?: string;
-    readonly usage?: AnthropicUsage;
-  };
+  readonly type?: unknown;
+  /** `message_start`: an `AnthropicMessage`. */
+  readonly message?: unknown;
   /** `content_block_start` / `content_block_delta` / `content_block_stop`. */
-  readonly index?: number;
-  readonly content_block?: AnthropicContentBlock;
-  /** `content_block_delta` (a block delta) or `message_delta` (`stop_reason`, …). */
-  readonly delta?: AnthropicBlockDelta & { readonly stop_reason?: string | null };
+  readonly index?: unknown;
+  /** `content_block_start`: an `AnthropicContentBlock`. */
+  readonly content_block?: unknown;
+  /** `content_block_delta` or `message_delta`: an `AnthropicDelta`. */
+  readonly delta?: unknown;
   /** `message_delta`. */
-  readonly usage?: AnthropicUsage;
-  /** `error`. */
-  readonly error?: { readonly type?: string; readonly message?: string };
+  readonly usage?: unknown;
+  /** `error`: `{type, message}` (read by `providerErrorDetails`). */
+  readonly error?: unknown;
 }

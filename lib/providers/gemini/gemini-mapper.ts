@@ -1,17 +1,17 @@
-import type { StreamingHandle, TokenUsage, ChatResponseMetadata } from '../../handler/types';
-import { aiMessage, chatResponse, partialResponse, partialThinking, responseMetadata } from '../../handler/values';
+import type { ChatResponseMetadata } from '../../handler/types';
+import { partialResponse, partialThinking } from '../../handler/values';
 import type { OpaquePayload } from '../../parts/types';
-import { isJsonObject, parseJsonObject, type JsonObject } from '../../wire/read-json';
-import { ToolCallAccumulator } from '../kit/tool-call-accumulator';
-import { truncatedStreamError } from '../kit/truncated-stream-error';
-import { StreamError } from '../../handler/stream-error';
-import type { MapperTarget, StreamMapper } from '../stream-mapper';
+import { isJsonObject, nonBlankString, stringOrNull, type JsonObject } from '../../wire/read-json';
 import type { SseFrame } from '../../wire/types';
+import { MapperOutput } from '../kit/mapper-output';
+import { readSseEvent } from '../kit/sse-event';
+import { ToolCallAccumulator } from '../kit/tool-call-accumulator';
+import type { MapperTarget, StreamMapper } from '../stream-mapper';
 import { GeminiMetadata } from './gemini-metadata';
+import { geminiPartOf } from './gemini-part-of';
 import { geminiUsage } from './gemini-usage';
 import type { GeminiCandidate, GeminiChunk, GeminiFunctionCall, GeminiPart } from './gemini-wire';
 import { mapGeminiFinishReason } from './map-gemini-finish-reason';
-import { geminiPartOf } from './gemini-part-of';
 import { PartialArgsAssembler } from './partial-args-assembler';
 
 /** Candidate fields that are mapped or carry nothing a caller could miss. */
@@ -24,12 +24,8 @@ interface StreamingCall {
   payload: OpaquePayload | undefined;
 }
 
-function str(value: unknown): string | null {
-  return typeof value === 'string' ? value : null;
-}
-
 function signatureOf(part: GeminiPart): OpaquePayload | undefined {
-  const signature = str(part.thoughtSignature);
+  const signature = stringOrNull(part.thoughtSignature);
   return signature === null || signature.length === 0 ? undefined : { provider: 'google', kind: 'thought_signature', data: signature };
 }
 
@@ -64,78 +60,60 @@ function firstCandidate(candidates: unknown): GeminiCandidate | null {
  *   prompt blocked without any `finishReason` has `providerFinishReason` null; its reason is in
  *   `providerMetadata.promptFeedback`). The stream completes when the bytes end after a finish
  *   reason (or after a `promptFeedback.blockReason`: `CONTENT_FILTER`), and is reported as
- *   truncated otherwise. A chunk with an `error` object ends it with one `onError`.
+ *   truncated otherwise. A chunk with an `error` object (or an `event: error` frame that is not
+ *   JSON) ends it with one `onError` (`providerStreamError`). Id and model: the last non-blank
+ *   `responseId` and `modelVersion`.
  * - Parts of other kinds (`toolCall`, `toolResponse`, `executableCode`, `codeExecutionResult`,
  *   `functionResponse`, a thought signature alone …) are handed over whole as `unknown` parts,
  *   `inlineData` as `media` parts (`geminiPartOf`, through `MapperTarget.completeBlock`), at
  *   their place in the stream; a signature they carry stays on them.
  * - Chunks that map nothing (usage-only, finish-only, `functionResponse` …) surface raw; a chunk
  *   that maps something and also carries other parts or candidate fields (grounding, citations)
- *   is surfaced raw as well, once, after its callbacks.
+ *   is surfaced raw as well (`MapperTarget.surfaceRaw`), once, after its callbacks.
  */
 export class GeminiMapper implements StreamMapper<SseFrame> {
-  /** SSE frames. */
-  readonly framing = 'sse' as const;
+  readonly framing = 'sse';
+  private readonly out = new MapperOutput();
   private readonly calls = new ToolCallAccumulator<number>();
   private streaming: StreamingCall | null = null;
-  private context: { readonly streamingHandle: StreamingHandle } | null = null;
-  private id: string | null = null;
-  private model: string | null = null;
-  private usage: TokenUsage | null = null;
-  /** The `usageMetadata` that `usage` was read from, as sent. */
-  private usageSent: JsonObject | null = null;
   private readonly metadata = new GeminiMetadata();
   private finishReason: string | null = null;
   private blocked = false;
-  private ended = false;
-  /** Whether the chunk being mapped delivered a typed callback. */
-  private mapped = false;
 
   /** Maps one SSE frame; returns true only after an error chunk (finish reasons may repeat). */
   map(frame: SseFrame, target: MapperTarget): boolean {
-    if (this.ended) return true;
-    const chunk = parseJsonObject(frame.data) as GeminiChunk | undefined;
-    if (chunk === undefined) return false;
+    const chunk = readSseEvent(frame) as GeminiChunk | undefined;
+    if (chunk === undefined) return this.out.unreadable(target, frame);
     if (chunk.error !== undefined && chunk.error !== null) {
-      this.fail(target, chunk, frame);
+      this.out.fail(target, chunk, frame.data);
       return true;
     }
-    this.id = str(chunk.responseId) ?? this.id;
-    this.model = str(chunk.modelVersion) ?? this.model;
+    this.out.noteId(chunk.responseId);
+    this.out.noteModel(chunk.modelVersion);
     this.metadata.noteChunk(chunk as JsonObject);
-    const usage = geminiUsage(chunk.usageMetadata);
-    if (usage !== null) {
-      this.usage = usage;
-      this.usageSent = chunk.usageMetadata as JsonObject;
-    }
-    if (isJsonObject(chunk.promptFeedback) && str(chunk.promptFeedback.blockReason) !== null) this.blocked = true;
+    if (isJsonObject(chunk.usageMetadata)) this.out.noteUsage(geminiUsage(chunk.usageMetadata), chunk.usageMetadata);
+    if (isJsonObject(chunk.promptFeedback) && stringOrNull(chunk.promptFeedback.blockReason) !== null) this.blocked = true;
     const candidate = firstCandidate(chunk.candidates);
     if (candidate === null) return false;
     this.metadata.noteCandidate(candidate as JsonObject);
-    this.mapped = false;
     let unmapped = false;
     const parts = isJsonObject(candidate.content) ? candidate.content.parts : undefined;
     if (Array.isArray(parts)) {
-      for (const part of parts) {
+      for (const part of parts as readonly unknown[]) {
         if (!isJsonObject(part) || !this.mapPart(part as GeminiPart, target)) unmapped = true;
       }
     }
     for (const field of Object.keys(candidate)) if (!KNOWN_CANDIDATE_FIELDS.has(field)) unmapped = true;
-    const finishReason = str(candidate.finishReason);
+    const finishReason = stringOrNull(candidate.finishReason);
     if (finishReason !== null) this.finishReason = finishReason;
-    if (this.mapped && unmapped) target.handler.onUnmappedRawEvent?.(frame);
+    // Content no callback took (other parts, grounding, citations): the chunk surfaces raw too.
+    if (unmapped) target.surfaceRaw?.();
     return false;
   }
 
-  /** The id and model seen so far, for the partial response of a failed or cancelled stream. */
+  /** The id, model, usage and fields seen so far, for the partial response of a failed or cancelled stream. */
   metadataSoFar(): ChatResponseMetadata {
-    return responseMetadata({
-      id: this.id,
-      modelName: this.model,
-      tokenUsage: this.usage,
-      providerUsage: this.usageSent,
-      providerMetadata: this.metadata.providerMetadata(),
-    });
+    return this.out.metadata({ providerMetadata: this.metadata.providerMetadata() });
   }
 
   /**
@@ -143,35 +121,19 @@ export class GeminiMapper implements StreamMapper<SseFrame> {
    * a prompt block) was seen and no frame was cut; otherwise reports a truncated stream.
    */
   end(target: MapperTarget, truncatedFrame: boolean): void {
-    if (this.ended) return;
     if (truncatedFrame || (this.finishReason === null && !this.blocked)) {
-      this.ended = true;
-      target.handler.onError(truncatedStreamError('a chunk with a finishReason', truncatedFrame));
+      this.out.truncated(target, 'a chunk with a finishReason', truncatedFrame);
       return;
     }
     const mapped = this.finishReason === null ? 'CONTENT_FILTER' : mapGeminiFinishReason(this.finishReason);
     // A call still streaming when the response stopped for MAX_TOKENS was cut off.
     if (mapped === 'LENGTH') this.abandonStreamingCall(target);
     else this.completeStreamingCall(target);
-    const finishReason = this.calls.finishReason(mapped);
-    const metadata = responseMetadata({
-      id: this.id,
-      modelName: this.model,
-      tokenUsage: this.usage,
-      finishReason,
+    this.out.complete(target, {
+      finishReason: this.calls.finishReason(mapped),
       providerFinishReason: this.finishReason,
-      providerUsage: this.usageSent,
       providerMetadata: this.metadata.providerMetadata(),
     });
-    this.ended = true;
-    target.handler.onCompleteResponse(chatResponse(aiMessage([]), metadata));
-  }
-
-  private contextFor(target: MapperTarget): { readonly streamingHandle: StreamingHandle } {
-    if (this.context === null || this.context.streamingHandle !== target.handle) {
-      this.context = Object.freeze({ streamingHandle: target.handle });
-    }
-    return this.context;
   }
 
   /**
@@ -181,8 +143,8 @@ export class GeminiMapper implements StreamMapper<SseFrame> {
    * of another kind is handed over whole (`geminiPartOf`) at its place in the stream.
    */
   private mapPart(part: GeminiPart, target: MapperTarget): boolean {
-    if (isJsonObject(part.functionCall)) return this.mapFunctionCall(part.functionCall, signatureOf(part), target);
-    const text = str(part.text);
+    if (isJsonObject(part.functionCall)) return this.mapFunctionCall(part.functionCall as GeminiFunctionCall, signatureOf(part), target);
+    const text = stringOrNull(part.text);
     const payload = signatureOf(part);
     if (text === null && (payload === undefined || part.thought !== true)) {
       const whole = geminiPartOf(part as JsonObject, payload);
@@ -194,20 +156,19 @@ export class GeminiMapper implements StreamMapper<SseFrame> {
     }
     if ((text === null || text.length === 0) && payload === undefined) return true;
     this.completeStreamingCall(target);
-    this.mapped = true;
-    if (part.thought === true) target.handler.onPartialThinking?.(partialThinking(text ?? '', payload), this.contextFor(target));
-    else target.handler.onPartialResponse?.(partialResponse(text ?? '', payload), this.contextFor(target));
+    if (part.thought === true) target.handler.onPartialThinking?.(partialThinking(text ?? '', payload), this.out.contextOf(target));
+    else target.handler.onPartialResponse?.(partialResponse(text ?? '', payload), this.out.contextOf(target));
     return true;
   }
 
   /** Maps a functionCall part; false when one of its streamed values could not be placed (the chunk then surfaces raw). */
   private mapFunctionCall(call: GeminiFunctionCall, payload: OpaquePayload | undefined, target: MapperTarget): boolean {
-    const name = str(call.name);
-    if (name !== null && name.trim().length > 0) {
+    const name = nonBlankString(call.name);
+    if (name !== null) {
       // A named functionCall always starts a new call.
       this.completeStreamingCall(target);
       const key = this.calls.callCount;
-      this.calls.start(key, str(call.id), name);
+      this.calls.start(key, stringOrNull(call.id), name);
       const args = new PartialArgsAssembler();
       if (isJsonObject(call.args)) args.seed(call.args);
       this.streaming = { key, args, payload };
@@ -219,7 +180,7 @@ export class GeminiMapper implements StreamMapper<SseFrame> {
     const streaming = this.streaming!;
     let placed = true;
     if (Array.isArray(call.partialArgs)) {
-      for (const arg of call.partialArgs) {
+      for (const arg of call.partialArgs as readonly unknown[]) {
         const fragment = streaming.args.apply(arg);
         if (fragment === null) placed = false;
         else this.deliverFragment(streaming.key, fragment, target);
@@ -230,11 +191,7 @@ export class GeminiMapper implements StreamMapper<SseFrame> {
   }
 
   private deliverFragment(key: number, fragment: string, target: MapperTarget): void {
-    if (fragment.length === 0) return;
-    const partial = this.calls.append(key, fragment);
-    if (partial === null) return;
-    this.mapped = true;
-    target.handler.onPartialToolCall?.(partial, this.contextFor(target));
+    if (fragment.length > 0) this.out.toolCall(target, this.calls.append(key, fragment));
   }
 
   private completeStreamingCall(target: MapperTarget): void {
@@ -242,7 +199,7 @@ export class GeminiMapper implements StreamMapper<SseFrame> {
     if (streaming === null) return;
     this.streaming = null;
     this.deliverFragment(streaming.key, streaming.args.close(), target);
-    if (this.calls.complete(streaming.key, target, { arguments: streaming.args.toJson(), payload: streaming.payload })) this.mapped = true;
+    this.calls.complete(streaming.key, target, { arguments: streaming.args.toJson(), payload: streaming.payload });
   }
 
   /**
@@ -255,15 +212,5 @@ export class GeminiMapper implements StreamMapper<SseFrame> {
     this.streaming = null;
     const streamed = this.calls.argumentsOf(streaming.key).length > 0;
     this.calls.abandon(streaming.key, target, streamed ? {} : { arguments: streaming.args.toJson(), payload: streaming.payload });
-  }
-
-  private fail(target: MapperTarget, chunk: GeminiChunk, frame: SseFrame): void {
-    const error = isJsonObject(chunk.error) ? chunk.error : {};
-    const given = str(error.message);
-    const message = given !== null && given.trim().length > 0 ? given : 'The provider reported an error';
-    const status = typeof error.code === 'number' ? error.code : undefined;
-    const code = str(error.status) ?? undefined;
-    this.ended = true;
-    target.handler.onError(new StreamError('provider', message, { status, code, body: chunk.error, frame: frame.data }));
   }
 }

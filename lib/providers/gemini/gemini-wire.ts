@@ -1,6 +1,7 @@
 /**
  * Gemini `streamGenerateContent?alt=sse` chunks (`GenerateContentResponse`), as far as
- * partstream reads them. Every field is optional and checked value by value before use.
+ * partstream reads them: names for the fields, every one optional and `unknown`, read through
+ * the `wire/read-json` helpers (a nested object once `isJsonObject` said it is one).
  */
 
 /** One streamed argument value of a function call (Vertex `streamFunctionCallArguments`). */
@@ -31,13 +32,15 @@ export interface GeminiPart {
   readonly text?: unknown;
   readonly thought?: unknown;
   readonly thoughtSignature?: unknown;
-  readonly functionCall?: GeminiFunctionCall;
+  /** A `GeminiFunctionCall`. */
+  readonly functionCall?: unknown;
 }
 
 /** One candidate of a chunk. */
 export interface GeminiCandidate {
   readonly index?: unknown;
-  readonly content?: { readonly parts?: unknown };
+  /** `{parts}`. */
+  readonly content?: unknown;
   readonly finishReason?: unknown;
 }
 
@@ -51,19 +54,15 @@ export interface GeminiUsageMetadata {
   readonly totalTokenCount?: unknown;
 }
 
-/** The error object of a Gemini error body. */
-export interface GeminiError {
-  readonly code?: unknown;
-  readonly message?: unknown;
-  readonly status?: unknown;
-}
-
 /** One chunk (the `data` JSON of an SSE frame), or an error body. */
 export interface GeminiChunk {
   readonly candidates?: unknown;
-  readonly usageMetadata?: GeminiUsageMetadata;
+  /** A `GeminiUsageMetadata`. */
+  readonly usageMetadata?: unknown;
   readonly modelVersion?: unknown;
   readonly responseId?: unknown;
-  readonly promptFeedback?: { readonly blockReason?: unknown };
-  readonly error?: GeminiError;
+  /** `{blockReason, …}` when the prompt was blocked. */
+  readonly promptFeedback?: unknown;
+  /** An error body's `{code, message, status}` (read by `providerErrorDetails`). */
+  readonly error?: unknown;
 }

@@ -101,8 +101,10 @@ export class PartialArgsAssembler {
    * Applies one streamed value and returns the JSON text it adds ('' when none); null when the
    * value was refused (no readable path or value, or a path the rules above refuse).
    */
-  apply(arg: GeminiPartialArg): string | null {
-    if (arg === null || typeof arg !== 'object' || typeof arg.jsonPath !== 'string') return null;
+  apply(streamed: unknown): string | null {
+    if (streamed === null || typeof streamed !== 'object') return null;
+    const arg = streamed as GeminiPartialArg;
+    if (typeof arg.jsonPath !== 'string') return null;
     const segments = parseJsonPath(arg.jsonPath);
     const value = scalarOf(arg);
     // The arguments are an object: a path starts with a key.

@@ -1,7 +1,7 @@
 import { frozenJsonRecord } from '../../handler/frozen-json';
 import type { JsonRecord, TokenUsage } from '../../handler/types';
-import { tokenUsage } from '../../handler/values';
 import { tokenCount, type JsonObject } from '../../wire/read-json';
+import { countedUsage } from '../kit/counted-usage';
 import type { OllamaLine } from './ollama-wire';
 
 /** The fields of the `done: true` line that make up Ollama's usage: its counts and timings (nanoseconds). */
@@ -20,9 +20,7 @@ export const OLLAMA_USAGE_FIELDS: ReadonlySet<string> = new Set([
  * line reports neither count.
  */
 export function ollamaUsage(line: OllamaLine): TokenUsage | null {
-  const input = tokenCount(line.prompt_eval_count);
-  const output = tokenCount(line.eval_count);
-  return input === null && output === null ? null : tokenUsage(input, output);
+  return countedUsage(tokenCount(line.prompt_eval_count), tokenCount(line.eval_count), null);
 }
 
 /**

@@ -6,11 +6,8 @@
 /** One requested tool call. */
 export interface OllamaToolCall {
   readonly id?: unknown;
-  readonly function?: {
-    readonly name?: unknown;
-    /** An object (serialised to JSON text, key order kept) or, from some servers, JSON text. */
-    readonly arguments?: unknown;
-  };
+  /** `{name, arguments}`: arguments an object (serialised to JSON text, key order kept) or, from some servers, JSON text. */
+  readonly function?: unknown;
 }
 
 /** The assistant message fragment a line carries. */
@@ -24,7 +21,8 @@ export interface OllamaMessage {
 /** One parsed line of the stream. */
 export interface OllamaLine {
   readonly model?: unknown;
-  readonly message?: OllamaMessage;
+  /** An `OllamaMessage` once checked to be an object. */
+  readonly message?: unknown;
   readonly done?: unknown;
   readonly done_reason?: unknown;
   readonly prompt_eval_count?: unknown;

@@ -1,12 +1,11 @@
-import type { ChatResponse, FinishReason, PartialResponseContext, TokenUsage, ChatResponseMetadata } from '../../handler/types';
-import { aiMessage, chatResponse, partialResponse, partialThinking, responseMetadata } from '../../handler/values';
-import { StreamError } from '../../handler/stream-error';
-import type { MapperTarget, StreamMapper } from '../stream-mapper';
+import type { FinishReason, ChatResponseMetadata } from '../../handler/types';
+import { partialResponse, partialThinking } from '../../handler/values';
+import { isJsonObject, nonBlankString, nonEmptyString, type JsonObject } from '../../wire/read-json';
 import type { SseFrame } from '../../wire/types';
-import { checkSseFrame } from '../kit/check-sse-frame';
-import { isJsonObject, nonBlankString, nonEmptyString, parseJsonObject, type JsonObject } from '../../wire/read-json';
+import { MapperOutput } from '../kit/mapper-output';
+import { readSseEvent } from '../kit/sse-event';
 import { ToolCallAccumulator } from '../kit/tool-call-accumulator';
-import { truncatedStreamError } from '../kit/truncated-stream-error';
+import type { MapperTarget, StreamMapper } from '../stream-mapper';
 import { mapOpenAIChatFinishReason } from './map-openai-chat-finish-reason';
 import { OpenAIChatMetadata } from './openai-chat-metadata';
 import { openAIChatTokenUsage } from './openai-chat-usage';
@@ -37,9 +36,10 @@ const FUNCTION_CALL_KEY = -1;
  *   `finishReason: 'CONTENT_FILTER'` and the concatenated refusal in
  *   `aiMessage.attributes.refusal`.
  * - Role-only, finish-only and usage-only chunks map nothing; their id, model, usage and finish
- *   reason land in the final metadata (the last non-blank id/model and the last usage win).
+ *   reason land in the final metadata (the last non-blank id/model and the last usage that
+ *   reports a count win).
  * - An `error` object (or a flat `{"object": "error"}` body, or an `event: error` frame whose
- *   data is not JSON) → `onError` with a `provider` `StreamError`; nothing is mapped after it.
+ *   data is not JSON) → `onError` with a `provider` `StreamError` (`providerStreamError`).
  *   Any other frame that is not a JSON object surfaces raw.
  * - Terminal event: `data: [DONE]` (`map` returns true), or choice 0's finish chunk (the stream
  *   may still end without `[DONE]`). Ending without either, or mid-frame, fails with `truncated`.
@@ -53,47 +53,34 @@ const FUNCTION_CALL_KEY = -1;
  *   kept as sent in `providerUsage`; `providerMetadata` as `OpenAIChatMetadata` describes.
  */
 export class OpenAIChatMapper implements StreamMapper<SseFrame> {
-  /** SSE frames. */
-  readonly framing = 'sse' as const;
+  readonly framing = 'sse';
+  private readonly out = new MapperOutput();
   private readonly toolCalls = new ToolCallAccumulator<number>();
   /** The latest call key of each wire `tool_calls[].index`. */
   private readonly keyByWireIndex = new Map<number, number>();
   /** The call the last tool-call delta went to (for deltas without an index). */
   private lastKey: number | null = null;
   private readonly refusal: string[] = [];
-  private id: string | null = null;
-  private model: string | null = null;
-  private usage: TokenUsage | null = null;
-  /** The usage object `usage` was read from, as sent. */
-  private usageSent: JsonObject | null = null;
   private readonly envelope = new OpenAIChatMetadata();
   private firstNoted = false;
   private finishNoted = false;
   private finishReason: string | null = null;
   private finishSeen = false;
   private doneSeen = false;
-  private settled = false;
-  private context: PartialResponseContext | null = null;
 
   /** Maps one SSE frame; returns true at `[DONE]` and after an error (nothing more is read). */
   map(frame: SseFrame, target: MapperTarget): boolean {
-    checkSseFrame(frame);
-    if (this.settled || this.doneSeen) return true;
-    if (frame.data === '[DONE]') {
+    const chunk = readSseEvent(frame) as (ChatCompletionChunk & JsonObject) | undefined;
+    if (chunk === undefined) {
+      if (frame.data !== '[DONE]') return this.out.unreadable(target, frame);
       this.doneSeen = true;
       return true;
     }
-    const chunk = parseJsonObject(frame.data);
-    if (chunk === undefined) {
-      if (frame.event !== 'error') return false;
-      this.fail(target, frame.data, frame.data);
+    if ((chunk.error !== undefined && chunk.error !== null) || chunk.object === 'error') {
+      this.out.fail(target, chunk, frame.data);
       return true;
     }
-    if (isErrorChunk(chunk)) {
-      this.fail(target, chunk, frame.data);
-      return true;
-    }
-    this.noteEnvelope(chunk as ChatCompletionChunk);
+    this.noteEnvelope(chunk);
     const choices = chunk.choices;
     if (Array.isArray(choices)) {
       for (const choice of choices as readonly unknown[]) {
@@ -107,47 +94,45 @@ export class OpenAIChatMapper implements StreamMapper<SseFrame> {
     return false;
   }
 
-  /** The id and model seen so far, for the partial response of a failed or cancelled stream. */
+  /** The id, model, usage and fields seen so far, for the partial response of a failed or cancelled stream. */
   metadataSoFar(): ChatResponseMetadata {
-    return responseMetadata({
-      id: this.id,
-      modelName: this.model,
-      tokenUsage: this.usage,
-      providerUsage: this.usageSent,
-      providerMetadata: this.envelope.providerMetadata(),
-    });
+    return this.out.metadata({ providerMetadata: this.envelope.providerMetadata() });
   }
 
   /** Completes pending tool calls and the response, or fails a stream that did not finish. */
   end(target: MapperTarget, truncatedFrame: boolean): void {
-    if (this.settled) return;
-    this.settled = true;
     if (truncatedFrame || !(this.doneSeen || this.finishSeen)) {
-      target.handler.onError(truncatedStreamError('data: [DONE] or a finish chunk', truncatedFrame));
+      this.out.truncated(target, 'data: [DONE] or a finish chunk', truncatedFrame);
       return;
     }
     this.endToolCalls(target);
-    target.handler.onCompleteResponse(this.response());
+    let finishReason: FinishReason | null = mapOpenAIChatFinishReason(this.finishReason);
+    const attributes: Record<string, string> = {};
+    if (this.refusal.length > 0) {
+      attributes[REFUSAL_ATTRIBUTE] = this.refusal.join('');
+      finishReason = 'CONTENT_FILTER';
+    }
+    this.out.complete(target, {
+      finishReason: this.toolCalls.finishReason(finishReason),
+      providerFinishReason: this.finishReason,
+      providerMetadata: this.envelope.providerMetadata(),
+      attributes,
+    });
   }
 
-  private noteEnvelope(chunk: ChatCompletionChunk): void {
-    // Every chunk repeats id and model: only a changed value needs a look.
-    if (chunk.id !== this.id) this.id = nonBlankString(chunk.id) ?? this.id;
-    if (chunk.model !== this.model) this.model = nonBlankString(chunk.model) ?? this.model;
+  private noteEnvelope(chunk: ChatCompletionChunk & JsonObject): void {
+    this.out.noteId(chunk.id);
+    this.out.noteModel(chunk.model);
     if (!this.firstNoted) {
       this.firstNoted = true;
-      this.envelope.noteFirst(chunk as JsonObject);
+      this.envelope.noteFirst(chunk);
     }
-    if (chunk.usage !== undefined && chunk.usage !== null) this.noteUsage(chunk);
-  }
-
-  /** Keeps the last usage object that reports a count (some servers send empty ones on every chunk). */
-  private noteUsage(chunk: ChatCompletionChunk): void {
+    if (chunk.usage === undefined || chunk.usage === null) return;
+    // Only a usage that reports a count is kept (some servers send empty ones on every chunk).
     const usage = openAIChatTokenUsage(chunk.usage);
     if (usage === null) return;
-    this.usage = usage;
-    this.usageSent = chunk.usage as JsonObject;
-    this.envelope.noteUsage(chunk as JsonObject);
+    this.out.noteUsage(usage, chunk.usage as JsonObject);
+    this.envelope.noteUsage(chunk);
   }
 
   private mapChoice(choice: ChatChoiceDelta, target: MapperTarget): void {
@@ -162,15 +147,14 @@ export class OpenAIChatMapper implements StreamMapper<SseFrame> {
   }
 
   private mapDelta(delta: ChatDelta, target: MapperTarget): void {
-    const { handler } = target;
     // OpenRouter sends its thinking twice, as `reasoning_details` and as plain `reasoning`: the
     // details win (they carry the signatures and encrypted entries to replay).
     const details = delta.reasoning_details;
-    const thought = Array.isArray(details) && details.length > 0 && deliverReasoningDetails(details, handler, this.contextOf(target));
+    const thought = Array.isArray(details) && details.length > 0 && deliverReasoningDetails(details, target.handler, this.out.contextOf(target));
     const reasoning = thought ? null : (nonEmptyString(delta.reasoning_content) ?? nonEmptyString(delta.reasoning));
-    if (reasoning !== null) handler.onPartialThinking?.(partialThinking(reasoning), this.contextOf(target));
+    if (reasoning !== null) target.handler.onPartialThinking?.(partialThinking(reasoning), this.out.contextOf(target));
     const content = nonEmptyString(delta.content);
-    if (content !== null) handler.onPartialResponse?.(partialResponse(content), this.contextOf(target));
+    if (content !== null) target.handler.onPartialResponse?.(partialResponse(content), this.out.contextOf(target));
     const refusal = nonEmptyString(delta.refusal);
     if (refusal !== null) this.refusal.push(refusal);
     if (Array.isArray(delta.tool_calls)) {
@@ -215,58 +199,11 @@ export class OpenAIChatMapper implements StreamMapper<SseFrame> {
   }
 
   private appendArguments(key: number, fragment: unknown, target: MapperTarget): void {
-    if (typeof fragment !== 'string') return;
-    const partial = this.toolCalls.append(key, fragment);
-    if (partial !== null) target.handler.onPartialToolCall?.(partial, this.contextOf(target));
+    if (typeof fragment === 'string') this.out.toolCall(target, this.toolCalls.append(key, fragment));
   }
 
   /** Ends the open calls at the finish: complete, or cut off when the finish reason is `length`. */
   private endToolCalls(target: MapperTarget): void {
     this.toolCalls.endAll(target, mapOpenAIChatFinishReason(this.finishReason));
   }
-
-  /** Reports an in-stream error: `chunk` is the parsed frame, or its text when it is not JSON. */
-  private fail(target: MapperTarget, chunk: JsonObject | string, frame: string): void {
-    this.settled = true;
-    const body = typeof chunk === 'string' ? chunk : isJsonObject(chunk.error) || typeof chunk.error === 'string' ? chunk.error : chunk;
-    const fields = isJsonObject(body) ? body : {};
-    const message = nonBlankString(fields.message) ?? (typeof body === 'string' && body.trim() !== '' ? body : 'The provider reported an error');
-    const code = nonBlankString(fields.code) ?? nonBlankString(fields.type) ?? undefined;
-    const status = typeof fields.code === 'number' && Number.isInteger(fields.code) ? fields.code : undefined;
-    target.handler.onError(new StreamError('provider', message, { body, code, status, frame }));
-  }
-
-  private response(): ChatResponse {
-    let finishReason: FinishReason | null = mapOpenAIChatFinishReason(this.finishReason);
-    const attributes: Record<string, string> = {};
-    if (this.refusal.length > 0) {
-      attributes[REFUSAL_ATTRIBUTE] = this.refusal.join('');
-      finishReason = 'CONTENT_FILTER';
-    }
-    return chatResponse(
-      aiMessage([], attributes),
-      responseMetadata({
-        id: this.id,
-        modelName: this.model,
-        tokenUsage: this.usage,
-        finishReason: this.toolCalls.finishReason(finishReason),
-        providerFinishReason: this.finishReason,
-        providerUsage: this.usageSent,
-        providerMetadata: this.envelope.providerMetadata(),
-      }),
-    );
-  }
-
-  /** One context object for every partial of this stream. */
-  private contextOf(target: MapperTarget): PartialResponseContext {
-    if (this.context === null || this.context.streamingHandle !== target.handle) {
-      this.context = Object.freeze({ streamingHandle: target.handle });
-    }
-    return this.context;
-  }
-}
-
-/** True for an in-stream error: an `error` member, or a flat `{"object": "error", …}` body. */
-function isErrorChunk(chunk: JsonObject): boolean {
-  return (chunk.error !== undefined && chunk.error !== null) || chunk.object === 'error';
 }

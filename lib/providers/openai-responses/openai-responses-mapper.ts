@@ -1,24 +1,21 @@
-import type { StreamingHandle, ChatResponseMetadata } from '../../handler/types';
-import { aiMessage, chatResponse, partialResponse, partialThinking, responseMetadata } from '../../handler/values';
+import type { ChatResponseMetadata } from '../../handler/types';
+import { partialResponse, partialThinking } from '../../handler/values';
 import type { PartAttributes } from '../../parts/types';
-import { isJsonObject, parseJsonObject } from '../../wire/read-json';
-import { outputItemPart } from './output-item-part';
-import { ToolCallAccumulator } from '../kit/tool-call-accumulator';
-import { truncatedStreamError } from '../kit/truncated-stream-error';
-import { StreamError } from '../../handler/stream-error';
-import type { MapperTarget, StreamMapper } from '../stream-mapper';
+import { isJsonObject, stringOrNull, type JsonObject } from '../../wire/read-json';
 import type { SseFrame } from '../../wire/types';
+import { MapperOutput } from '../kit/mapper-output';
+import { readSseEvent, sseEventType } from '../kit/sse-event';
+import { ToolCallAccumulator } from '../kit/tool-call-accumulator';
+import type { MapperTarget, StreamMapper } from '../stream-mapper';
 import { mapOpenAIResponsesFinishReason } from './map-openai-responses-finish-reason';
 import { openAIResponsesMetadata } from './openai-responses-metadata';
 import { openAIResponsesUsage } from './openai-responses-usage';
-import type { ResponsesError, ResponsesOutputItem, ResponsesResponse, ResponsesStreamEvent } from './openai-responses-wire';
+import type { ResponsesOutputItem, ResponsesResponse, ResponsesStreamEvent } from './openai-responses-wire';
+import { DoneItemKey } from './done-item-key';
+import { outputItemPart } from './output-item-part';
 import { StreamedTextLedger } from './streamed-text-ledger';
 
 type Fragment = 'text' | 'thinking';
-
-function str(value: unknown): string | null {
-  return typeof value === 'string' ? value : null;
-}
 
 function isClientToolCall(type: unknown): boolean {
   return type === 'function_call' || type === 'custom_tool_call';
@@ -67,53 +64,41 @@ function partKey(kind: string, itemId: unknown, index: unknown): string {
  *   reasoning item goes back with its `id`. An item without an id gives its part none. A custom
  *   tool call's part also carries `itemType: "custom_tool_call"` (replay sends it back as one).
  * - `response.completed` / `response.incomplete` end the stream with a complete response (id,
- *   model, usage, finish reason); `error` and `response.failed` end it with one `onError`
- *   (a `StreamError` of kind `provider`), whichever comes first. Finish reason: the `status`
- *   (and `incomplete_details.reason`) mapped by `mapOpenAIResponsesFinishReason`, resolved by
- *   `resolveFinishReason` (completed tool calls make `completed` TOOL_EXECUTION);
- *   `providerFinishReason` = `incomplete_details.reason` when present, else `status`. Usage:
- *   `openAIResponsesUsage` of the response's `usage`, kept as sent in `providerUsage`;
- *   `providerMetadata` as `openAIResponsesMetadata` describes. `map` returns true at the first
- *   terminal event, so a body holding several responses yields the first one only. The
- *   terminal callback is delivered while mapping that event (so it counts as mapped); `end`
- *   then delivers nothing, and otherwise reports the stream as truncated.
+ *   model, usage, finish reason); `error` and `response.failed` (or an `event: error` frame that
+ *   is not JSON) end it with one `onError` (`providerStreamError`), whichever comes first. Finish
+ *   reason: the `status` (and `incomplete_details.reason`) mapped by
+ *   `mapOpenAIResponsesFinishReason`, resolved by `resolveFinishReason` (completed tool calls
+ *   make `completed` TOOL_EXECUTION); `providerFinishReason` = `incomplete_details.reason` when
+ *   present, else `status`. Usage: `openAIResponsesUsage` of the response's `usage`, kept as sent
+ *   in `providerUsage`; `providerMetadata` as `openAIResponsesMetadata` describes. `map` returns
+ *   true at the first terminal event (a body holding several responses yields the first one
+ *   only), whose callback is delivered while mapping it; `end` comes only for a stream without
+ *   one: it was truncated.
  * - Everything else (`response.created`, `output_item.added`, `content_part.*`, annotations,
  *   server tools such as `web_search_call.*` …) maps nothing and surfaces raw.
  */
 export class OpenAIResponsesMapper implements StreamMapper<SseFrame> {
-  /** SSE frames. */
-  readonly framing = 'sse' as const;
+  readonly framing = 'sse';
+  private readonly out = new MapperOutput();
   private readonly calls = new ToolCallAccumulator<string>();
   /** Item ids of calls whose name is known (a call completes only with a name). */
   private readonly named = new Set<string>();
   /** Item ids of the calls that are `custom_tool_call` items (free-text input, not JSON arguments). */
   private readonly custom = new Set<string>();
-  /**
-   * Item ids of the calls by `call_id` and by output index: an `output_item.done` whose item id
-   * differs from the one its deltas used still finds its call (completing it once, not twice).
-   */
-  private readonly keyByCallId = new Map<string, string>();
-  private readonly keyByOutputIndex = new Map<number, string>();
+  /** An `output_item.done` whose item id differs from the one its deltas used still finds its call (completing it once, not twice). */
+  private readonly doneItemKey = new DoneItemKey();
   private readonly ledger = new StreamedTextLedger();
-  /**
-   * Whether text or reasoning deltas have been delivered since the last block ended, and the id
-   * of the item they belong to: the item whose part the bridge's current run is.
-   */
+  /** Whether text or reasoning went out since the last block ended (the bridge's current run), and its item's id. */
   private runOpen = false;
   private runItem: string | null = null;
-  private context: { readonly streamingHandle: StreamingHandle } | null = null;
-  private id: string | null = null;
-  private model: string | null = null;
   /** The last response object seen (`response.created` … the terminal one), as sent. */
   private snapshot: ResponsesResponse | null = null;
-  private ended = false;
 
   /** Maps one SSE frame; returns true once a terminal event was seen. */
   map(frame: SseFrame, target: MapperTarget): boolean {
-    if (this.ended) return true;
-    const event = parseJsonObject(frame.data) as ResponsesStreamEvent | undefined;
-    if (event === undefined) return false;
-    const type = str(event.type) ?? frame.event;
+    const event = readSseEvent(frame) as (ResponsesStreamEvent & JsonObject) | undefined;
+    if (event === undefined) return this.out.unreadable(target, frame);
+    const type = sseEventType(event, frame);
     switch (type) {
       case 'response.created':
       case 'response.in_progress':
@@ -163,69 +148,51 @@ export class OpenAIResponsesMapper implements StreamMapper<SseFrame> {
         this.complete(target, event.response, type === 'response.completed' ? 'completed' : 'incomplete');
         return true;
       case 'response.failed':
-        this.fail(target, event.response?.error ?? null, 'The response failed', frame);
+        this.fail(target, event.response, frame, 'The response failed');
         return true;
       case 'error':
-        this.fail(target, isJsonObject(event.error) ? event.error : event, 'The provider reported an error', frame);
+        this.fail(target, event, frame);
         return true;
       default:
         return false;
     }
   }
 
-  /** The id and model seen so far, for the partial response of a failed or cancelled stream. */
+  /** The id, model, usage and fields seen so far, for the partial response of a failed or cancelled stream. */
   metadataSoFar(): ChatResponseMetadata {
-    const usage = this.snapshot?.usage;
-    return responseMetadata({
-      id: this.id,
-      modelName: this.model,
-      tokenUsage: openAIResponsesUsage(usage),
-      providerUsage: isJsonObject(usage) ? usage : null,
-      providerMetadata: openAIResponsesMetadata(this.snapshot),
-    });
+    return this.out.metadata({ providerMetadata: openAIResponsesMetadata(this.snapshot) });
   }
 
-  /** Ends the stream: a truncation error unless a terminal event was already mapped. */
+  /** Ends a stream without its terminal event: it was truncated. */
   end(target: MapperTarget, truncatedFrame: boolean): void {
-    if (this.ended) return;
-    this.ended = true;
     // The partial keeps the item id of the text or reasoning that was streaming.
     this.closeRun(target);
-    target.handler.onError(truncatedStreamError('response.completed', truncatedFrame));
+    this.out.truncated(target, 'response.completed', truncatedFrame);
   }
 
-  private contextFor(target: MapperTarget): { readonly streamingHandle: StreamingHandle } {
-    if (this.context === null || this.context.streamingHandle !== target.handle) {
-      this.context = Object.freeze({ streamingHandle: target.handle });
-    }
-    return this.context;
-  }
-
-  private remember(response: ResponsesResponse | undefined): void {
+  private remember(response: unknown): void {
     if (!isJsonObject(response)) return;
     this.snapshot = response;
-    this.id = str(response.id) ?? this.id;
-    this.model = str(response.model) ?? this.model;
-  }
-
-  private emit(target: MapperTarget, kind: Fragment, text: string): void {
-    if (kind === 'text') target.handler.onPartialResponse?.(partialResponse(text), this.contextFor(target));
-    else target.handler.onPartialThinking?.(partialThinking(text), this.contextFor(target));
+    this.out.noteId(response.id);
+    this.out.noteModel(response.model);
+    if (isJsonObject(response.usage)) this.out.noteUsage(openAIResponsesUsage(response.usage), response.usage);
   }
 
   private delta(target: MapperTarget, kind: Fragment, key: string, itemId: unknown, delta: unknown): void {
     if (typeof delta !== 'string' || delta.length === 0) return;
     this.ledger.record(key, delta);
-    this.enterRun(target, str(itemId));
-    this.emit(target, kind, delta);
+    this.emit(target, kind, itemId, delta);
   }
 
   private settle(target: MapperTarget, kind: Fragment, key: string, itemId: unknown, fullText: unknown): void {
-    if (typeof fullText !== 'string') return;
-    const missing = this.ledger.settle(key, fullText);
-    if (missing === null || missing.length === 0) return;
-    this.enterRun(target, str(itemId));
-    this.emit(target, kind, missing);
+    const missing = typeof fullText === 'string' ? this.ledger.settle(key, fullText) : null;
+    if (missing !== null && missing.length > 0) this.emit(target, kind, itemId, missing);
+  }
+
+  private emit(target: MapperTarget, kind: Fragment, itemId: unknown, text: string): void {
+    this.enterRun(target, stringOrNull(itemId));
+    if (kind === 'text') target.handler.onPartialResponse?.(partialResponse(text), this.out.contextOf(target));
+    else target.handler.onPartialThinking?.(partialThinking(text), this.out.contextOf(target));
   }
 
   /**
@@ -249,67 +216,50 @@ export class OpenAIResponsesMapper implements StreamMapper<SseFrame> {
     target.completeBlock?.(null, itemAttributes(this.runItem));
   }
 
-  private itemAdded(item: ResponsesOutputItem | undefined, outputIndex: unknown): void {
+  private itemAdded(item: unknown, outputIndex: unknown): void {
     if (!isJsonObject(item) || !isClientToolCall(item.type)) return;
-    const key = str(item.id);
+    const key = stringOrNull(item.id);
     if (key === null || this.calls.has(key)) return;
-    const name = str(item.name) ?? '';
-    this.startCall(key, str(item.call_id), name, outputIndex);
+    const name = stringOrNull(item.name) ?? '';
+    this.startCall(key, stringOrNull(item.call_id), name, outputIndex);
     if (item.type === 'custom_tool_call') this.custom.add(key);
     if (name.trim().length > 0) this.named.add(key);
   }
 
   private startCall(key: string, callId: string | null, name: string, outputIndex: unknown): void {
     this.calls.start(key, callId, name);
-    if (callId !== null && !this.keyByCallId.has(callId)) this.keyByCallId.set(callId, key);
-    if (typeof outputIndex === 'number' && !this.keyByOutputIndex.has(outputIndex)) this.keyByOutputIndex.set(outputIndex, key);
-  }
-
-  /** The key of the call an `output_item.done` item belongs to: its id, else its call_id's or output index's call. */
-  private keyOfDoneItem(item: ResponsesOutputItem, outputIndex: unknown): string | null {
-    const id = str(item.id);
-    if (id !== null && this.calls.has(id)) return id;
-    const callId = str(item.call_id);
-    const byCallId = callId === null ? undefined : this.keyByCallId.get(callId);
-    if (byCallId !== undefined) return byCallId;
-    const byIndex = typeof outputIndex === 'number' ? this.keyByOutputIndex.get(outputIndex) : undefined;
-    // Only a call that has no call_id of its own yet may be claimed through its output index.
-    if (byIndex !== undefined && this.calls.idOf(byIndex) === null) return byIndex;
-    return id;
+    this.doneItemKey.note(key, callId, outputIndex);
   }
 
   private argumentsDelta(target: MapperTarget, itemId: unknown, delta: unknown, outputIndex: unknown): void {
-    const key = str(itemId);
+    const key = stringOrNull(itemId);
     if (key === null || typeof delta !== 'string') return;
     // A delta for an item never announced still counts: its fragments wait for the item's name.
     if (!this.calls.has(key)) this.startCall(key, null, '', outputIndex);
-    const partial = this.calls.append(key, delta);
-    if (partial !== null) target.handler.onPartialToolCall?.(partial, this.contextFor(target));
+    this.out.toolCall(target, this.calls.append(key, delta));
   }
 
   private argumentsDone(target: MapperTarget, itemId: unknown, fullArguments: unknown): void {
-    const key = str(itemId);
+    const key = stringOrNull(itemId);
     // Without a known name the call waits for its output_item.done, which carries one.
     if (key === null || !this.calls.isOpen(key) || !this.named.has(key)) return;
     this.closeRun(target);
-    const full = str(fullArguments);
+    const full = stringOrNull(fullArguments);
     const attributes = this.callAttributes(key, key);
     this.calls.complete(key, target, full === null ? { attributes } : { arguments: full, attributes });
   }
 
-  private itemDone(target: MapperTarget, item: ResponsesOutputItem | undefined, outputIndex: unknown): void {
-    if (!isJsonObject(item)) return;
-    const id = str(item.id);
+  private itemDone(target: MapperTarget, value: unknown, outputIndex: unknown): void {
+    if (!isJsonObject(value)) return;
+    const item: ResponsesOutputItem & JsonObject = value;
+    const id = stringOrNull(item.id);
     if (item.type === 'reasoning' || item.type === 'message') {
       // The deltas delivered since the last block are this item's part, unless another item's.
       if (this.runItem !== id) this.closeRun(target);
       this.runOpen = false;
       if (item.type === 'reasoning') {
-        const encrypted = str(item.encrypted_content);
-        if (encrypted !== null && encrypted.length > 0) {
-          const payload = { provider: 'openai', kind: 'encrypted_content', data: encrypted };
-          target.handler.onPartialThinking?.(partialThinking('', payload), this.contextFor(target));
-        }
+        const encrypted = stringOrNull(item.encrypted_content);
+        if (encrypted !== null && encrypted.length > 0) target.handler.onPartialThinking?.(partialThinking('', { provider: 'openai', kind: 'encrypted_content', data: encrypted }), this.out.contextOf(target));
         target.completeBlock?.(null, itemAttributes(id));
       } else {
         target.completeBlock?.(outputItemPart(item), itemAttributes(id));
@@ -321,14 +271,14 @@ export class OpenAIResponsesMapper implements StreamMapper<SseFrame> {
       target.completeBlock?.(outputItemPart(item), itemAttributes(id));
       return;
     }
-    const key = this.keyOfDoneItem(item, outputIndex);
+    const key = this.doneItemKey.of(item, outputIndex, this.calls);
     if (key === null) return;
-    const name = str(item.name);
-    if (!this.calls.has(key)) this.startCall(key, str(item.call_id), name ?? '', outputIndex);
-    else if (this.calls.isOpen(key)) this.calls.identify(key, str(item.call_id), name);
+    const name = stringOrNull(item.name);
+    if (!this.calls.has(key)) this.startCall(key, stringOrNull(item.call_id), name ?? '', outputIndex);
+    else if (this.calls.isOpen(key)) this.calls.identify(key, stringOrNull(item.call_id), name);
     else return;
     if (item.type === 'custom_tool_call') this.custom.add(key);
-    const full = item.type === 'function_call' ? str(item.arguments) : str(item.input);
+    const full = item.type === 'function_call' ? stringOrNull(item.arguments) : stringOrNull(item.input);
     // The done item's own id: the item as completed, which a later request sends back.
     const attributes = this.callAttributes(key, id ?? key);
     const completion = full === null ? { attributes } : { arguments: full, attributes };
@@ -343,39 +293,27 @@ export class OpenAIResponsesMapper implements StreamMapper<SseFrame> {
     return this.custom.has(key) ? customCallAttributes(id) : itemAttributes(id);
   }
 
-  private complete(target: MapperTarget, response: ResponsesResponse | undefined, fallbackStatus: string): void {
+  private complete(target: MapperTarget, response: unknown, fallbackStatus: string): void {
     this.remember(response);
     const snapshot: ResponsesResponse = isJsonObject(response) ? response : {};
-    const status = str(snapshot.status) ?? fallbackStatus;
-    const incomplete = snapshot.incomplete_details;
-    const incompleteReason = isJsonObject(incomplete) ? str(incomplete.reason) : null;
+    const status = stringOrNull(snapshot.status) ?? fallbackStatus;
+    const incompleteReason = isJsonObject(snapshot.incomplete_details) ? stringOrNull(snapshot.incomplete_details.reason) : null;
     const mapped = mapOpenAIResponsesFinishReason(status, incompleteReason);
     // Text or reasoning whose item was never done ends with its item id; calls still open (their
     // done events never came) end before the response does: complete, or cut off when the
     // response stopped at max_output_tokens.
     this.closeRun(target);
     this.calls.endAll(target, mapped, (key) => ({ attributes: this.callAttributes(key, key) }));
-    const usage = snapshot.usage;
-    const metadata = responseMetadata({
-      id: this.id,
-      modelName: this.model,
-      tokenUsage: openAIResponsesUsage(usage),
+    this.out.complete(target, {
       finishReason: this.calls.finishReason(mapped),
       providerFinishReason: incompleteReason ?? status,
-      providerUsage: isJsonObject(usage) ? usage : null,
-      providerMetadata: openAIResponsesMetadata(isJsonObject(response) ? response : null),
+      providerMetadata: openAIResponsesMetadata(response),
     });
-    this.ended = true;
-    target.handler.onCompleteResponse(chatResponse(aiMessage([]), metadata));
   }
 
-  private fail(target: MapperTarget, error: ResponsesError | null, fallbackMessage: string, frame: SseFrame): void {
-    const source: ResponsesError = isJsonObject(error) ? error : {};
-    const given = str(source.message);
-    const message = given !== null && given.trim().length > 0 ? given : fallbackMessage;
-    const code = str(source.code) ?? str(source.type) ?? undefined;
-    this.ended = true;
+  /** Ends the stream with the error `event` is or holds (`response.failed`: its response's `error`). */
+  private fail(target: MapperTarget, event: unknown, frame: SseFrame, fallbackMessage?: string): void {
     this.closeRun(target);
-    target.handler.onError(new StreamError('provider', message, { code, body: source, frame: frame.data }));
+    this.out.fail(target, event, frame.data, fallbackMessage);
   }
 }

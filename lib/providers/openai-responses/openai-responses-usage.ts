@@ -1,6 +1,6 @@
 import type { TokenUsage } from '../../handler/types';
-import { tokenUsage } from '../../handler/values';
-import { nestedTokenCount, tokenCount } from '../../wire/read-json';
+import { isJsonObject, nestedTokenCount, tokenCount } from '../../wire/read-json';
+import { countedUsage } from '../kit/counted-usage';
 import type { ResponsesUsage } from './openai-responses-wire';
 
 /**
@@ -8,15 +8,12 @@ import type { ResponsesUsage } from './openai-responses-wire';
  * included), output = `output_tokens` (reasoning included), total = `total_tokens` (else their
  * sum); cache read = `input_tokens_details.cached_tokens`, reasoning =
  * `output_tokens_details.reasoning_tokens`, cache write = null (OpenAI reports none). Null when
- * it reports no count at all.
+ * it reports no count at all, details included (`countedUsage`).
  */
-export function openAIResponsesUsage(usage: ResponsesUsage | null | undefined): TokenUsage | null {
-  if (usage === null || typeof usage !== 'object') return null;
-  const input = tokenCount(usage.input_tokens);
-  const output = tokenCount(usage.output_tokens);
-  const total = tokenCount(usage.total_tokens);
-  if (input === null && output === null && total === null) return null;
-  return tokenUsage(input, output, total, {
+export function openAIResponsesUsage(value: unknown): TokenUsage | null {
+  if (!isJsonObject(value)) return null;
+  const usage: ResponsesUsage = value;
+  return countedUsage(tokenCount(usage.input_tokens), tokenCount(usage.output_tokens), tokenCount(usage.total_tokens), {
     cacheReadInputTokenCount: nestedTokenCount(usage.input_tokens_details, 'cached_tokens'),
     reasoningTokenCount: nestedTokenCount(usage.output_tokens_details, 'reasoning_tokens'),
   });

@@ -1,7 +1,8 @@
 /**
- * The OpenAI Responses streaming events, as far as partstream reads them. Every field is
- * optional: the wire is checked value by value before use, and whatever is missing or of the
- * wrong type leaves the event to surface raw.
+ * The OpenAI Responses streaming events, as far as partstream reads them: names for the fields,
+ * every one optional and `unknown`, read through the `wire/read-json` helpers (a nested object
+ * once `isJsonObject` said it is one); whatever is missing or of the wrong type leaves the event
+ * to surface raw.
  */
 
 /** An output item (`response.output_item.added` / `.done`). */
@@ -15,6 +16,8 @@ export interface ResponsesOutputItem {
   readonly arguments?: unknown;
   /** Custom tool calls: the free-text input. */
   readonly input?: unknown;
+  /** `incomplete` for a call cut off at `max_output_tokens`. */
+  readonly status?: unknown;
   /** Reasoning items: the encrypted reasoning to replay. */
   readonly encrypted_content?: unknown;
 }
@@ -40,9 +43,12 @@ export interface ResponsesResponse {
   readonly id?: unknown;
   readonly model?: unknown;
   readonly status?: unknown;
-  readonly usage?: ResponsesUsage | null;
-  readonly incomplete_details?: { readonly reason?: unknown } | null;
-  readonly error?: ResponsesError | null;
+  /** A `ResponsesUsage`. */
+  readonly usage?: unknown;
+  /** `{reason}` of an `incomplete` response. */
+  readonly incomplete_details?: unknown;
+  /** A failed response's `ResponsesError` (read by `providerErrorDetails`). */
+  readonly error?: unknown;
 }
 
 /** One streaming event (the `data` JSON of an SSE frame). */
@@ -61,8 +67,10 @@ export interface ResponsesStreamEvent extends ResponsesError {
   readonly arguments?: unknown;
   /** The full input on `response.custom_tool_call_input.done`. */
   readonly input?: unknown;
-  readonly item?: ResponsesOutputItem;
-  readonly response?: ResponsesResponse;
-  /** The `error` event's error object (older streams put code and message at the top level). */
-  readonly error?: ResponsesError;
+  /** A `ResponsesOutputItem`. */
+  readonly item?: unknown;
+  /** A `ResponsesResponse`. */
+  readonly response?: unknown;
+  /** The `error` event's `ResponsesError` (older streams put code and message at the top level). */
+  readonly error?: unknown;
 }

@@ -256,12 +256,5 @@ describe('AnthropicMapper', () => {
       const { steps } = run([messageStart, text(0, 'a')], true);
       expect(steps.at(-1)).to.deep.equal(['error', 'truncated', 'The stream ended in the middle of a frame, before message_stop']);
     });
-
-    it('sends exactly one terminal callback when end is called again', () => {
-      const mapper = new AnthropicMapper();
-      const first = runFrames(mapper, [messageStart, messageStop]);
-      const second = runFrames(mapper, []);
-      expect([first.steps.filter((s) => s[0] === 'complete').length, second.steps]).to.deep.equal([1, []]);
-    });
   });
 });

@@ -58,6 +58,11 @@ describe('OllamaMapper', () => {
     expect(run([mixed, doneLine()]).steps).to.deep.equal([['text', 'Calling.'], ['tool', 1, null, 'f', '{}'], ['raw', mixed], complete('TOOL_EXECUTION')]);
   });
 
+  it('surfaces a line raw once, after its callbacks, when a tool-call entry is not an object', () => {
+    const odd = line({ content: 'Calling.', tool_calls: [42, { function: { name: 'f', arguments: {} } }, 'x'] });
+    expect(run([odd, doneLine()]).steps).to.deep.equal([['text', 'Calling.'], ['tool', 0, null, 'f', '{}'], ['raw', odd], complete('TOOL_EXECUTION')]);
+  });
+
   it('maps done_reason length to LENGTH and another reason to OTHER; no done_reason is STOP', () => {
     expect(run([doneLine('length')]).steps).to.deep.equal([complete('LENGTH')]);
     expect(run([doneLine('unload')]).steps).to.deep.equal([complete('OTHER')]);
@@ -71,12 +76,12 @@ describe('OllamaMapper', () => {
     expect(steps).to.deep.equal([['raw', generate], ['raw', empty], ['raw', 42], complete('STOP')]);
   });
 
-  it('reports an error line as one provider StreamError and stops reading', () => {
+  it('reports an error line as one provider StreamError whose body is the error as sent, and stops reading', () => {
     const error = { error: 'an error was encountered while running the model' };
     const { steps, returns, errors } = run([line({ content: 'I' }), error, doneLine()]);
     expect(steps).to.deep.equal([['text', 'I'], ['error', 'provider', 'an error was encountered while running the model']]);
     expect(returns).to.deep.equal([false, true]);
-    expect((errors[0] as StreamError).body).to.deep.equal(error);
+    expect((errors[0] as StreamError).body).to.equal('an error was encountered while running the model');
   });
 
   it('reads an error object with a message', () => {

@@ -318,13 +318,6 @@ describe('OpenAIChatMapper', () => {
       expect(steps.at(-1)).to.deep.equal(['error', 'truncated', 'The stream ended in the middle of a frame, before data: [DONE] or a finish chunk']);
     });
 
-    it('sends exactly one terminal callback when end is called again', () => {
-      const mapper = new OpenAIChatMapper();
-      const first = runFrames(mapper, [delta({}, 'stop'), DONE]);
-      const second = runFrames(mapper, []);
-      expect([first.steps.filter((s) => s[0] === 'complete').length, second.steps]).to.deep.equal([1, []]);
-    });
-
     it('fails an empty stream', () => {
       expect(run([]).steps).to.deep.equal([['error', 'truncated', 'The stream ended before data: [DONE] or a finish chunk']]);
     });
