@@ -1,19 +1,18 @@
-import { frameTooLarge } from './frame-decoder';
 import {
   ANTHROPIC_EVENTS,
   classifySseData,
   decided,
   EXPECTED,
   formatError,
-  looksLikeOllama,
-  parseJson,
-  providerError,
+  jsonDocumentVerdict,
+  jsonLineVerdict,
   QUOTED,
+  tooLarge,
   UNDECIDED,
   type FormatOption,
   type SniffResult,
 } from './sniff-verdicts';
-import { isJsonObject } from './read-json';
+import { SniffLine } from './sniff-line';
 import { StreamError } from '../handler/stream-error';
 
 export type { FormatOption, SniffResult } from './sniff-verdicts';
@@ -31,10 +30,6 @@ const WHITESPACE = /\s/;
 function isSpace(code: number): boolean {
   if (code <= SPACE) return code === SPACE || (code >= 0x09 && code <= 0x0d);
   return code >= 0xa0 && WHITESPACE.test(String.fromCharCode(code));
-}
-
-function tooLarge(what: string, maxFrameBytes: number): SniffResult {
-  return { type: 'failed', error: frameTooLarge(what, maxFrameBytes) };
 }
 
 /** Where the sniffer is: before the first non-space character, or in the body it starts. */
@@ -58,10 +53,8 @@ export class FormatSniffer {
   private phase: Phase = 'leading';
   /** The first `QUOTED` characters from the first non-space one (what the limit error quotes). */
   private head = '';
-  /** The line being read: its fragments, its length and its first `QUOTED` characters. */
-  private line: string[] = [];
-  private lineLength = 0;
-  private lineHead = '';
+  /** The line being read. */
+  private readonly line = new SniffLine();
   /** The last text ended with a CR: an LF opening the next one completes that CRLF. */
   private skipLf = false;
   /** SSE: the data lines of the first event so far, and the characters of its lines. */
@@ -108,7 +101,7 @@ export class FormatSniffer {
   private settle(result: SniffResult): SniffResult {
     if (result.type !== 'undecided') {
       this.result = result;
-      this.line = [];
+      this.line.clear();
       this.data = [];
     }
     return result;
@@ -143,13 +136,13 @@ export class FormatSniffer {
           ? { type: 'failed', error: new StreamError('truncated', `The stream ended before its first event: the body was empty (expected ${EXPECTED.auto})`) }
           : decided(this.expected);
       case 'html':
-        return formatError(this.expected, 'an HTML document', this.lineHead);
+        return formatError(this.expected, 'an HTML document', this.line.head);
       case 'json-line':
-        return this.jsonFirstLine(this.takeLine(), true);
+        return this.jsonFirstLine(this.line.take(), true);
       case 'json-document':
         return this.jsonDocument();
       case 'sse': {
-        const result = this.lineLength === 0 ? null : this.sseLine(this.takeLine());
+        const result = this.line.length === 0 ? null : this.sseLine(this.line.take());
         if (result !== null) return result;
         if (this.data.length > 0) return classifySseData(this.data.join('\n'));
         if (this.expected !== 'auto') return decided(this.expected);
@@ -160,67 +153,39 @@ export class FormatSniffer {
     }
   }
 
-  /** Adds `text` from `from` to `to` to the line being read. */
-  private extendLine(text: string, from: number, to: number): void {
-    if (to <= from) return;
-    this.lineLength += to - from;
-    if (this.lineHead.length < QUOTED) this.lineHead += text.slice(from, Math.min(to, from + QUOTED - this.lineHead.length));
-    this.line.push(text.slice(from, to));
-  }
-
-  private takeLine(): string {
-    const line = this.line.length === 1 ? (this.line[0] as string) : this.line.join('');
-    this.line = [];
-    this.lineLength = 0;
-    this.lineHead = '';
-    return line;
-  }
-
   /** The body starts with `<`: an HTML page, quoted by its first line once that is complete or long enough. */
   private html(text: string, at: number): SniffResult {
     const lf = text.indexOf('\n', at);
     const cr = text.indexOf('\r', at);
     const end = lf === -1 ? cr : cr === -1 ? lf : Math.min(lf, cr);
-    this.extendLine(text, at, end === -1 ? text.length : end);
-    return end !== -1 || this.lineLength >= QUOTED ? formatError(this.expected, 'an HTML document', this.lineHead) : UNDECIDED;
+    this.line.extend(text, at, end === -1 ? text.length : end);
+    return end !== -1 || this.line.length >= QUOTED ? formatError(this.expected, 'an HTML document', this.line.head) : UNDECIDED;
   }
 
   /** The body starts with `{` or `[`: NDJSON, or a (possibly pretty-printed) JSON document such as an error body. */
   private jsonLine(text: string, at: number): SniffResult {
     const lf = text.indexOf('\n', at);
-    this.extendLine(text, at, lf === -1 ? text.length : lf);
+    this.line.extend(text, at, lf === -1 ? text.length : lf);
     if (lf === -1) {
       // An Ollama first line longer than the limit is still Ollama (only error lines are read whole).
       if (this.expected === 'ollama' && this.judged === SNIFF_LIMIT) return decided('ollama');
-      return this.lineLength > this.maxFrameBytes ? tooLarge('An NDJSON line', this.maxFrameBytes) : UNDECIDED;
+      return this.line.length > this.maxFrameBytes ? tooLarge('An NDJSON line', this.maxFrameBytes) : UNDECIDED;
     }
-    if (this.lineLength > this.maxFrameBytes) return tooLarge('An NDJSON line', this.maxFrameBytes);
+    if (this.line.length > this.maxFrameBytes) return tooLarge('An NDJSON line', this.maxFrameBytes);
     this.phase = 'json-document';
-    return this.jsonFirstLine(this.takeLine(), false);
+    return this.jsonFirstLine(this.line.take(), false);
   }
 
   private jsonFirstLine(line: string, ended: boolean): SniffResult {
-    const parsed = parseJson(line);
-    if (parsed.ok) {
-      const error = providerError(parsed.value);
-      if (error !== null) return error;
-      const value = parsed.value;
-      const expected = this.expected;
-      if (isJsonObject(value) && (expected === 'ollama' || (expected === 'auto' && looksLikeOllama(value)))) return decided('ollama');
-      return formatError(expected, expected === 'auto' ? 'JSON of no known shape' : 'JSON instead', line);
-    }
     // Not one JSON value per line: a pretty-printed document, readable once it has all arrived.
-    return ended ? this.jsonDocument() : UNDECIDED;
+    return jsonLineVerdict(line, this.expected) ?? (ended ? this.jsonDocument() : UNDECIDED);
   }
 
   /** The whole body (it ended within the limit) as one JSON document. */
   private jsonDocument(): SniffResult {
     const text = this.takeText();
     this.held.push(text);
-    const whole = parseJson(text);
-    if (whole.ok) return providerError(whole.value) ?? formatError(this.expected, 'a JSON document, not a stream', text);
-    // A first line cut short is an Ollama stream that ended mid-line: its decoder reports that.
-    return this.expected === 'ollama' ? decided('ollama') : formatError(this.expected, 'text that is neither SSE nor JSON', text);
+    return jsonDocumentVerdict(text, this.expected);
   }
 
   /** The body starts like text: Server-Sent Events, or something else (a plain-text error). */
@@ -246,19 +211,19 @@ export class FormatSniffer {
         if (next === length) this.skipLf = true;
         else if (text.charCodeAt(next) === LF) next++;
       }
-      this.extendLine(text, at, end);
-      const result = this.sseLine(this.takeLine());
+      this.line.extend(text, at, end);
+      const result = this.sseLine(this.line.take());
       if (result !== null) return result;
       at = next;
       if (lf !== -1 && lf < at) lf = text.indexOf('\n', at);
       if (cr !== -1 && cr < at) cr = text.indexOf('\r', at);
     }
-    this.extendLine(text, at, length);
-    if (this.lineLength === 0) return UNDECIDED;
+    this.line.extend(text, at, length);
+    if (this.line.length === 0) return UNDECIDED;
     // A line still arriving can already be judged by its field name (what comes before the colon).
     const partial = this.sseLineStart();
     if (partial.type !== 'undecided') return partial;
-    return this.frameSize + this.lineLength > this.maxFrameBytes ? tooLarge('An SSE event', this.maxFrameBytes) : UNDECIDED;
+    return this.frameSize + this.line.length > this.maxFrameBytes ? tooLarge('An SSE event', this.maxFrameBytes) : UNDECIDED;
   }
 
   /** A complete SSE line: the verdict, or null to read on. */
@@ -301,10 +266,10 @@ export class FormatSniffer {
    * on the split.
    */
   private sseLineStart(): SniffResult {
-    const head = this.lineHead;
+    const head = this.line.head;
     if (head.charCodeAt(0) === COLON) return UNDECIDED;
     const expected = this.expected;
-    const quote = this.lineLength >= QUOTED ? head : null;
+    const quote = this.line.length >= QUOTED ? head : null;
     const colon = head.indexOf(':');
     if (colon === -1) return quote === null ? UNDECIDED : formatError(expected, this.notSse(), quote);
     const field = head.slice(0, colon);

@@ -1,3 +1,4 @@
+import { frameTooLarge } from './frame-decoder';
 import { providerErrorDetails } from './provider-error-body';
 import { isJsonObject, type JsonObject } from './read-json';
 import { StreamError } from '../handler/stream-error';
@@ -95,4 +96,32 @@ export function classifySseData(data: string): SniffResult {
   if ('choices' in value || value.object === 'chat.completion.chunk') return decided('openai-chat');
   if ('candidates' in value || 'usageMetadata' in value || 'promptFeedback' in value || 'modelVersion' in value) return decided('gemini');
   return providerError(value) ?? formatError('auto', 'an SSE stream whose first event matches none of them', evidence);
+}
+
+/**
+ * The verdict on a body's first line when it is one JSON value: a provider's error, Ollama's
+ * first line, or JSON of no known shape; null when the line is not JSON on its own (a
+ * pretty-printed document, judged whole by `jsonDocumentVerdict` once it has arrived).
+ */
+export function jsonLineVerdict(line: string, expected: FormatOption): SniffResult | null {
+  const parsed = parseJson(line);
+  if (!parsed.ok) return null;
+  const error = providerError(parsed.value);
+  if (error !== null) return error;
+  const value = parsed.value;
+  if (isJsonObject(value) && (expected === 'ollama' || (expected === 'auto' && looksLikeOllama(value)))) return decided('ollama');
+  return formatError(expected, expected === 'auto' ? 'JSON of no known shape' : 'JSON instead', line);
+}
+
+/** The verdict on a whole body (it ended within the sniffing limit) read as one JSON document. */
+export function jsonDocumentVerdict(text: string, expected: FormatOption): SniffResult {
+  const whole = parseJson(text);
+  if (whole.ok) return providerError(whole.value) ?? formatError(expected, 'a JSON document, not a stream', text);
+  // A first line cut short is an Ollama stream that ended mid-line: its decoder reports that.
+  return expected === 'ollama' ? decided('ollama') : formatError(expected, 'text that is neither SSE nor JSON', text);
+}
+
+/** The verdict on a first frame longer than `maxFrameBytes`: `malformed`, as the frame decoders say it. */
+export function tooLarge(what: string, maxFrameBytes: number): SniffResult {
+  return { type: 'failed', error: frameTooLarge(what, maxFrameBytes) };
 }
