@@ -1,6 +1,6 @@
 import type { StreamingChatResponseHandler } from '../handler/types';
 import { describeValue } from '../parts/describe-value';
-import { assertStreamSource, openChunkReader, type StreamSource } from '../transport/byte-source';
+import { openChunkReader, type StreamSource } from '../transport/byte-source';
 import { checkOptions, DEFAULT_MAX_FRAME_BYTES, type ConsumeStreamOptions, type OpenStream, type StartStreamOptions, type StreamOutcome } from './stream-options';
 import { StreamRun } from './stream-run';
 import { adapterDecoder, providerDecoder } from './wire-plan';
@@ -49,11 +49,12 @@ export type {
  * kind, an adapter that does not return a mapper) throws a `TypeError` at once.
  */
 export function consumeStream(source: StreamSource, handler: StreamingChatResponseHandler, options: ConsumeStreamOptions): Promise<StreamOutcome> {
-  assertStreamSource(source);
   checkOptions(options);
   const maxFrameBytes = options.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES;
   const decoder = options.adapter !== undefined ? adapterDecoder(options, maxFrameBytes) : providerDecoder(options.format, undefined, maxFrameBytes);
-  return new StreamRun(handler, options, decoder).run(openChunkReader(source));
+  // Opened last, once nothing else can throw: a source of the wrong kind throws here, unlocked.
+  const reader = openChunkReader(source);
+  return new StreamRun(handler, options, decoder).run(reader);
 }
 
 /**
