@@ -46,9 +46,6 @@ const SUFFIX = '"},"done":false}';
 /** A string body that is not taken as it is: a backslash (escapes), a quote or a control character. */
 const NOT_PLAIN = /["\\\u0000-\u001f]/;
 
-/** Of those, what needs the whole line through JSON.parse: a quote, or a control character (invalid raw). */
-const NOT_ESCAPED_ONLY = /["\u0000-\u001f]/;
-
 /**
  * Parses one NDJSON line exactly as `JSON.parse` does (same value, same key order, plain objects;
  * throws `JSON.parse`'s error when the line is not JSON), reading Ollama's compact per-token text
@@ -83,11 +80,14 @@ function plainString(raw: string): string | null {
   return NOT_PLAIN.test(raw) ? null : detached(raw);
 }
 
-/** A string body (between its quotes) as JSON.parse reads it; null when the line needs JSON.parse. */
+/**
+ * A string body (between its quotes) as JSON.parse reads it; null when the line needs JSON.parse.
+ * A body with escapes is read as one JSON string literal: it is one exactly when every quote in it
+ * is escaped and it has no raw control character, and the line then is the compact form.
+ */
 function stringBody(raw: string): string | null {
   // One scan for the common case, a body taken as it is; the rest is rare.
   if (!NOT_PLAIN.test(raw)) return detached(raw);
-  if (NOT_ESCAPED_ONLY.test(raw)) return null;
   try {
     return JSON.parse(`"${raw}"`) as string;
   } catch {

@@ -78,8 +78,11 @@ describe('parseOllamaLine', () => {
       parseOllamaLine(textLine('two\nlines'));
       expect(parse.callCount).to.equal(1);
       expect(parse.lastCall.args[0]).to.equal(String.raw`"two\nlines"`);
-      parseOllamaLine(textLine('say "hi"')); // a quote: the whole line goes to JSON.parse
-      expect(parse.lastCall.args[0]).to.equal(textLine('say "hi"'));
+      parseOllamaLine(textLine('say "hi"')); // escaped quotes: the string literal alone
+      expect(parse.lastCall.args[0]).to.equal(String.raw`"say \"hi\""`);
+      const extra = '{"model":"q","created_at":"c","message":{"role":"assistant","content":"a","x":"b"},"done":false}';
+      expect(parseOllamaLine(extra)).to.deep.equal({ model: 'q', created_at: 'c', message: { role: 'assistant', content: 'a', x: 'b' }, done: false });
+      expect(parse.lastCall.args[0]).to.equal(extra); // a raw quote in the body: the whole line goes to JSON.parse
       const done = '{"model":"qwen3","created_at":"x","message":{"role":"assistant","content":""},"done_reason":"stop","done":true}';
       parseOllamaLine(done);
       expect(parse.lastCall.args[0]).to.equal(done);
