@@ -21,7 +21,8 @@ import { subjectOf, type Subject } from './subject';
 // BENCH_ONLY=callback | end-to-end | heap | cold-start | concurrency runs one section (results.json untouched).
 // Concurrency knobs: BENCH_CONC_STREAMS (default 1000,10000), BENCH_CONC_RUNS (runs below the largest
 // count, default 3), BENCH_CONC_LARGE_RUNS (at the largest, default 1), BENCH_CONC_FORMATS (default
-// openai-chat,anthropic; any of the five).
+// openai-chat,anthropic; any of the five). BENCH_FORMATS=ollama,gemini (comma-separated) measures only
+// those formats in the callback, end-to-end and heap sections (default: all five); when set, results.json is left untouched.
 
 const QUICK = process.env.BENCH_QUICK === '1';
 const SECTIONS = ['callback', 'end-to-end', 'heap', 'cold-start', 'concurrency'] as const;
@@ -43,6 +44,16 @@ const FORMATS: readonly BenchFormat[] = ['openai-chat', 'anthropic'];
  * target of 1.0, not judged (they do not count as missed targets).
  */
 const END_TO_END_FORMATS: readonly BenchFormat[] = ['openai-responses', 'gemini', 'ollama'];
+/** BENCH_FORMATS: the formats measured (all when unset or empty). */
+const SELECTED_FORMATS = (process.env.BENCH_FORMATS ?? '').split(',').map((f) => f.trim()).filter((f) => f !== '');
+
+for (const name of SELECTED_FORMATS) {
+  if (![...FORMATS, ...END_TO_END_FORMATS].includes(name as BenchFormat)) throw new Error(`BENCH_FORMATS: unknown format ${JSON.stringify(name)}`);
+}
+
+function selectedFormat(format: BenchFormat): boolean {
+  return SELECTED_FORMATS.length === 0 || SELECTED_FORMATS.includes(format);
+}
 /** Fresh processes timed for the cold start, each of `require` and of the empty floor. */
 const COLD_START_RUNS = QUICK ? 5 : 15;
 /** The issue's bound on require('partstream') in a fresh process, in milliseconds. */
@@ -347,7 +358,7 @@ async function main(): Promise<void> {
   const date = new Date().toISOString();
   const loadAverageAtStart = loadAverage();
   log(`partstream bench${QUICK ? ' (BENCH_QUICK)' : ''}: N=${SMALL} and N=${LARGE}, ${FORMATS.join(' and ')}; end-to-end only: ${END_TO_END_FORMATS.join(', ')}`);
-  for (const format of ONLY === 'cold-start' || ONLY === 'concurrency' ? [] : [...FORMATS, ...END_TO_END_FORMATS]) {
+  for (const format of ONLY === 'cold-start' || ONLY === 'concurrency' ? [] : [...FORMATS, ...END_TO_END_FORMATS].filter(selectedFormat)) {
     await measure(format);
     collectGarbage();
   }
@@ -394,8 +405,8 @@ async function main(): Promise<void> {
     })}\n`,
   );
   const durationSeconds = Math.round((performance.now() - startedAt) / 1000);
-  if (QUICK || ONLY !== null) {
-    log(`${QUICK ? 'BENCH_QUICK' : `BENCH_ONLY=${ONLY}`}: results.json left as it was (${durationSeconds} s)`);
+  if (QUICK || ONLY !== null || SELECTED_FORMATS.length > 0) {
+    log(`${QUICK ? 'BENCH_QUICK' : ONLY !== null ? `BENCH_ONLY=${ONLY}` : 'BENCH_FORMATS'}: results.json left as it was (${durationSeconds} s)`);
   } else {
     const results = {
       machine,

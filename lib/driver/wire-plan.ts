@@ -1,5 +1,6 @@
 import { describeValue } from '../parts/describe-value';
 import { defaultMapperFactory } from '../providers/default-mappers';
+import { parseOllamaLine } from '../providers/ollama/parse-ollama-line';
 import type { MapperFactory, StreamMapper } from '../providers/stream-mapper';
 import type { FrameDecoder } from '../wire/frame-decoder';
 import { createNdjsonDecoder } from '../wire/ndjson-decoder';
@@ -25,9 +26,12 @@ export interface FramedDecoder extends FrameDecoder<WireFrame> {
   readonly adapterName: string;
 }
 
-/** partstream's own formats (or `auto`): the body is recognised first, then decoded and mapped by `createMapper`. */
+/**
+ * partstream's own formats (or `auto`): the body is recognised first, then decoded and mapped by
+ * `createMapper`. Ollama's lines are read by `parseOllamaLine` (the values `JSON.parse` gives).
+ */
 export function providerDecoder(format: FormatOption, createMapper: MapperFactory | undefined, maxFrameBytes: number): FramedDecoder {
-  const decoder = createWireDecoder(format, maxFrameBytes);
+  const decoder = createWireDecoder(format, maxFrameBytes, parseOllamaLine);
   const factory = createMapper ?? defaultMapperFactory;
   return {
     feed: (text) => decoder.feed(text),

@@ -2,7 +2,7 @@ import { FormatSniffer, type FormatOption, type SniffResult } from './sniff-form
 import type { StreamError } from '../handler/stream-error';
 import type { SseFrame, WireFormat } from '../wire/types';
 import type { FrameDecoder, FrameDecoderEnd, NdjsonLine } from './frame-decoder';
-import { createNdjsonDecoder } from './ndjson-decoder';
+import { createNdjsonDecoder, type NdjsonLineParser } from './ndjson-decoder';
 import { createSseDecoder } from './sse-decoder';
 
 /** A frame of any wire format: an `SseFrame` for the SSE formats, an `NdjsonLine` for Ollama. */
@@ -25,8 +25,9 @@ const NO_FRAMES: readonly WireFrame[] = Object.freeze([]);
  * Creates a `WireDecoder` for a format, or for `auto` (any of the five). `maxFrameBytes` limits an
  * SSE event or NDJSON line (see `createSseDecoder`, `createNdjsonDecoder`), while the format is
  * being recognised too; past it, `failure` is a `malformed` StreamError naming the limit.
+ * `parseOllamaLine` (default `JSON.parse`) reads Ollama's lines (see `createNdjsonDecoder`).
  */
-export function createWireDecoder(expected: FormatOption, maxFrameBytes: number): WireDecoder {
+export function createWireDecoder(expected: FormatOption, maxFrameBytes: number, parseOllamaLine?: NdjsonLineParser): WireDecoder {
   let sniffer: FormatSniffer | null = new FormatSniffer(expected, maxFrameBytes);
   let inner: FrameDecoder<WireFrame> | null = null;
   let format: WireFormat | null = null;
@@ -42,7 +43,7 @@ export function createWireDecoder(expected: FormatOption, maxFrameBytes: number)
       return NO_FRAMES;
     }
     format = result.format;
-    inner = format === 'ollama' ? createNdjsonDecoder(maxFrameBytes) : createSseDecoder(maxFrameBytes);
+    inner = format === 'ollama' ? createNdjsonDecoder(maxFrameBytes, parseOllamaLine) : createSseDecoder(maxFrameBytes);
     return inner.feed(text);
   }
 
