@@ -38,7 +38,7 @@ const NullContentThenReasoning = plain(function (this: Record<string, unknown>, 
   this.reasoning_content = text;
 });
 const ToolCalls = plain(function (this: Record<string, unknown>, call: JsonObject) {
-  this.tool_calls = Array.of(call);
+  this.tool_calls = one(call);
 });
 const ToolCall = plain(function (this: Record<string, unknown>, index: number, fn: JsonObject) {
   this.index = index;
@@ -47,6 +47,13 @@ const ToolCall = plain(function (this: Record<string, unknown>, index: number, f
 const ArgumentsOnly = plain(function (this: Record<string, unknown>, fragment: string) {
   this.arguments = fragment;
 });
+
+/** An array of the one element (Array.of is several times slower). */
+function one(element: unknown): unknown[] {
+  const array: unknown[] = [];
+  array.push(element);
+  return array;
+}
 
 /** A delta read without JSON.parse: the text around its one string, and how to build it. */
 interface DeltaForm {
@@ -188,7 +195,7 @@ function readChunk(envelope: Envelope, data: string): JsonObject | null {
   const chunk: Record<string, unknown> = { ...envelope.chunk };
   const choice: Record<string, unknown> = { ...envelope.choice };
   choice.delta = delta;
-  chunk.choices = Array.of(choice);
+  chunk.choices = one(choice);
   if (obfuscation !== null) chunk[OBFUSCATION] = obfuscation;
   return chunk;
 }
