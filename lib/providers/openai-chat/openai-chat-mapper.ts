@@ -3,13 +3,14 @@ import { partialResponse, partialThinking } from '../../handler/values';
 import { isJsonObject, nonBlankString, nonEmptyString, type JsonObject } from '../../wire/read-json';
 import type { SseFrame } from '../../wire/types';
 import { MapperOutput } from '../kit/mapper-output';
-import { readSseEvent } from '../kit/sse-event';
+import { checkSseFrame } from '../kit/sse-event';
 import { ToolCallAccumulator } from '../kit/tool-call-accumulator';
 import type { MapperTarget, StreamMapper } from '../stream-mapper';
 import { mapOpenAIChatFinishReason } from './map-openai-chat-finish-reason';
 import { OpenAIChatMetadata } from './openai-chat-metadata';
 import { openAIChatTokenUsage } from './openai-chat-usage';
 import { deliverReasoningDetails } from './openrouter-reasoning-details';
+import { OpenAIChatChunkReader } from './parse-openai-chat-chunk';
 import type { ChatChoiceDelta, ChatCompletionChunk, ChatDelta, ChatToolCallDelta } from './openai-chat-wire';
 
 /** The aiMessage attribute that carries a refusal's text. */
@@ -55,6 +56,7 @@ const FUNCTION_CALL_KEY = -1;
 export class OpenAIChatMapper implements StreamMapper<SseFrame> {
   readonly framing = 'sse';
   private readonly out = new MapperOutput();
+  private readonly chunks = new OpenAIChatChunkReader();
   private readonly toolCalls = new ToolCallAccumulator<number>();
   /** The latest call key of each wire `tool_calls[].index`. */
   private readonly keyByWireIndex = new Map<number, number>();
@@ -70,7 +72,8 @@ export class OpenAIChatMapper implements StreamMapper<SseFrame> {
 
   /** Maps one SSE frame; returns true at `[DONE]` and after an error (nothing more is read). */
   map(frame: SseFrame, target: MapperTarget): boolean {
-    const chunk = readSseEvent(frame) as (ChatCompletionChunk & JsonObject) | undefined;
+    checkSseFrame(frame);
+    const chunk = this.chunks.read(frame.data) as (ChatCompletionChunk & JsonObject) | undefined;
     if (chunk === undefined) {
       if (frame.data !== '[DONE]') return this.out.unreadable(target, frame);
       this.doneSeen = true;
