@@ -21,40 +21,57 @@ const DEADLINE: Guarded<never> = Object.freeze({ type: 'deadline' });
 /** A monotonic clock (a wall-clock step must not fire or stretch a timeout); browsers have it too. */
 const now = (): number => performance.now();
 
+/** A wait that ended with its promise's value (a class: one shape for every read). */
+class Settled<T> {
+  readonly type = 'value' as const;
+  constructor(readonly value: T) {}
+}
+
+/** A wait that ended with its promise's error. */
+class Failed {
+  readonly type = 'error' as const;
+  constructor(readonly error: unknown) {}
+}
+
 /**
  * Waits on a stream's transport (the request, each read) while watching three other ways out: the
- * stream's cancel signal, an idle timeout and a deadline. The idle timeout runs only while a wait
- * is pending and starts from zero at each wait, so time the caller spends between waits (inside
- * the handler's callbacks) never counts; the deadline runs from the guard's creation whatever
- * happens. Once a limit is reached, every later wait ends at once with it. One wait at a time.
- * Holding a single resolver (rather than racing against a long-lived promise) keeps a long stream
- * from piling up reactions, one per read.
+ * stream's cancel (`stop()`), an idle timeout and a deadline. The idle timeout runs only while a
+ * wait is pending and starts from zero at each wait, so time the caller spends between waits
+ * (inside the handler's callbacks) never counts; the deadline runs from the guard's creation
+ * whatever happens. Once a limit is reached or the guard is stopped, every later wait ends at once
+ * with it. One wait at a time. Holding a single resolver (rather than racing against a long-lived
+ * promise) keeps a long stream from piling up reactions, one per read; the reactions are made once
+ * per guard, so a wait costs one promise and one reaction.
  */
 export class StreamGuard {
-  private settle: ((outcome: Guarded<never>) => void) | null = null;
+  private settle: ((outcome: Guarded<unknown>) => void) | null = null;
   private readonly idleTimeoutMs: number | undefined;
   /** `performance.now()` past which the deadline is reached; Infinity when there is none. */
   private readonly deadlineAt: number;
   /** Whether a wait reads the clock at all (a limit is set). */
   private readonly clocked: boolean;
+  /** True once the stream was cancelled. */
+  private stopped = false;
   /** When the pending wait started, or -1 between waits. */
   private waitStart = -1;
   private idleTimer: ReturnType<typeof setTimeout> | undefined;
   private deadlineTimer: ReturnType<typeof setTimeout> | undefined;
   /** The limit that was reached (`idle` or `deadline`), once one was. */
   private expired: Guarded<never> | null = null;
-  private readonly onAbort = (): void => this.interrupt(STOPPED);
   private readonly onIdleTimer = (): void => this.idleTimerFired();
+  private readonly take = (resolve: (outcome: Guarded<unknown>) => void): void => {
+    this.settle = resolve;
+  };
+  // Made once: a promise that settles after its wait was interrupted finds no wait to end, since
+  // an interruption (a cancel, a limit) is final and every later wait ends without one.
+  private readonly onValue = (value: unknown): void => this.interrupt(new Settled(value));
+  private readonly onError = (error: unknown): void => this.interrupt(new Failed(error));
 
-  constructor(
-    private readonly signal: AbortSignal,
-    limits: GuardLimits = {},
-  ) {
+  constructor(limits: GuardLimits = {}) {
     this.idleTimeoutMs = limits.idleTimeoutMs;
     const timeoutMs = limits.timeoutMs;
     this.clocked = this.idleTimeoutMs !== undefined || timeoutMs !== undefined;
     this.deadlineAt = timeoutMs === undefined ? Infinity : now() + timeoutMs;
-    signal.addEventListener('abort', this.onAbort, { once: true });
     if (timeoutMs !== undefined) this.deadlineTimer = setTimeout(() => this.expire(DEADLINE), timeoutMs);
   }
 
@@ -70,36 +87,30 @@ export class StreamGuard {
       // fires, how long the current wait has lasted (a timer per read would cost on every token).
       if (this.idleTimeoutMs !== undefined && this.idleTimer === undefined) this.idleTimer = setTimeout(this.onIdleTimer, this.idleTimeoutMs);
     }
-    if (this.signal.aborted || this.expired !== null) {
+    if (this.stopped || this.expired !== null) {
       this.waitStart = -1;
       // Nobody waits for this promise any more; a late failure of it must not go unhandled.
       promise.catch(() => undefined);
       return Promise.resolve(this.expired ?? STOPPED);
     }
-    return new Promise<Guarded<T>>((resolve) => {
-      let done = false;
-      const finish = (outcome: Guarded<T>): void => {
-        if (done) return;
-        done = true;
-        this.settle = null;
-        this.waitStart = -1;
-        resolve(outcome);
-      };
-      this.settle = finish;
-      promise.then(
-        (value) => finish({ type: 'value', value }),
-        (error: unknown) => finish({ type: 'error', error }),
-      );
-    });
+    const outcome = new Promise<Guarded<unknown>>(this.take);
+    promise.then(this.onValue, this.onError);
+    return outcome as Promise<Guarded<T>>;
   }
 
-  /** Stops the timers and the signal listener (idempotent). */
+  /** The stream was cancelled: the pending wait ends with `stopped`, and so does every later one (idempotent). */
+  stop(): void {
+    if (this.stopped) return;
+    this.stopped = true;
+    this.interrupt(STOPPED);
+  }
+
+  /** Stops the timers (idempotent). */
   dispose(): void {
     clearTimeout(this.idleTimer);
     clearTimeout(this.deadlineTimer);
     this.idleTimer = undefined;
     this.deadlineTimer = undefined;
-    this.signal.removeEventListener('abort', this.onAbort);
     this.settle = null;
   }
 
@@ -119,7 +130,12 @@ export class StreamGuard {
     this.interrupt(limit);
   }
 
-  private interrupt(outcome: Guarded<never>): void {
-    this.settle?.(outcome);
+  /** Ends the pending wait (if any) with `outcome`. */
+  private interrupt(outcome: Guarded<unknown>): void {
+    const settle = this.settle;
+    if (settle === null) return;
+    this.settle = null;
+    this.waitStart = -1;
+    settle(outcome);
   }
 }

@@ -6,7 +6,8 @@ import type { MessagePart } from '../parts/types';
 import type { MapperTarget } from '../providers/stream-mapper';
 import { MappingTrackingHandler } from '../tracker/mapping-tracking-handler';
 import type { ChunkReader } from '../transport/byte-source';
-import { createUtf8ChunkDecoder } from '../transport/utf8-chunk-decoder';
+import { Utf8Decoder } from '../transport/utf8-chunk-decoder';
+import type { FrameDecoder } from '../wire/frame-decoder';
 import type { WireFrame } from '../wire/wire-decoder';
 import { frameDelivery, type RawRequest } from './frame-delivery';
 import { FramePump } from './frame-pump';
@@ -88,12 +89,15 @@ export class StreamRun {
 
   private async pump(source: OpenStream | ChunkReader): Promise<void> {
     // Created at the call (run() reaches here synchronously), so the deadline counts from it.
-    const guard = new StreamGuard(this.controller.signal, this.limits);
+    const guard = new StreamGuard(this.limits);
     this.guard = guard;
+    this.controller.listen(guard);
     const reader = typeof source === 'function' ? await this.open(guard, source) : source;
     if (reader === null) return;
-    const text = createUtf8ChunkDecoder();
-    const decoder = this.decoder;
+    const text = new Utf8Decoder();
+    const plan = this.decoder;
+    // The plan until the format is known; then the format's own decoder, called directly.
+    let decoder: FrameDecoder<WireFrame> = plan;
     let pump: FramePump | null = null;
     let truncatedFrame = false;
     for (;;) {
@@ -118,10 +122,11 @@ export class StreamRun {
         this.fail(new StreamError('format', describeError(error), { cause: error }));
         return;
       }
-      if (pump === null && decoder.framing !== null) {
-        const mapper = decoder.createMapper();
+      if (pump === null && plan.framing !== null) {
+        const mapper = plan.createMapper();
         this.mapper = mapper;
-        pump = new FramePump(frameDelivery(decoder.framing, mapper, this.tracker, this.target, this.raw), this.state, this.safe, (error) => this.fail(error));
+        pump = new FramePump(frameDelivery(plan.framing, mapper, this.tracker, this.target, this.raw), this.state, this.safe, (error) => this.fail(error));
+        decoder = plan.frameDecoder ?? plan;
       }
       if (pump !== null) {
         let stop = pump.deliverAll(frames);
@@ -194,6 +199,7 @@ export class StreamRun {
   /** Lets go of the transport (unless the body was read to its end) and of every listener. */
   private release(): void {
     this.guard?.dispose();
+    this.controller.listen(null);
     this.controller.dispose();
     if (!this.state.sourceEnded) {
       this.reader?.cancel(this.state.cancelled ? this.controller.signal.reason : undefined);

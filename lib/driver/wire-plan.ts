@@ -23,6 +23,11 @@ export interface FramedDecoder extends FrameDecoder<WireFrame> {
   createMapper(): AnyStreamMapper;
   /** Names the adapter in an error message ("the anthropic adapter", "the custom adapter"). */
   readonly adapterName: string;
+  /**
+   * Once `framing` is known: the format's own decoder, which from then on decodes exactly as this
+   * one does (the reader may call it directly, skipping this wrapper); null before.
+   */
+  readonly frameDecoder: FrameDecoder<WireFrame> | null;
 }
 
 /** partstream's own formats (or `auto`): the body is recognised first, then decoded and mapped by `createMapper`. */
@@ -45,6 +50,9 @@ export function providerDecoder(format: FormatOption, createMapper: MapperFactor
     createMapper: () => factory(decoder.format ?? 'openai-chat'),
     get adapterName() {
       return decoder.format ?? format;
+    },
+    get frameDecoder() {
+      return decoder.inner;
     },
   };
 }
@@ -88,5 +96,6 @@ export function adapterDecoder(options: AdapterStreamOptions, maxFrameBytes: num
     framing,
     createMapper: () => mapper as AnyStreamMapper,
     adapterName: 'custom',
+    frameDecoder: decoder,
   };
 }
