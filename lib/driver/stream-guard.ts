@@ -1,10 +1,34 @@
-/** How a guarded wait ended: `idle` when the wait outlasted the idle timeout, `deadline` when the whole stream outlasted its deadline. */
-export type Guarded<T> =
-  | { readonly type: 'value'; readonly value: T }
+/**
+ * How a guarded wait ended without its promise's value: its promise failed (`error`), the stream
+ * was cancelled (`stopped`), the wait outlasted the idle timeout (`idle`) or the whole stream its
+ * deadline (`deadline`).
+ */
+export type Interrupted =
   | { readonly type: 'error'; readonly error: unknown }
   | { readonly type: 'stopped' }
   | { readonly type: 'idle' }
   | { readonly type: 'deadline' };
+
+/** How a guarded wait ended: with its promise's value, or interrupted. */
+export type Guarded<T> = { readonly type: 'value'; readonly value: T } | Interrupted;
+
+/**
+ * Every `Interrupted` a guard hands out is one of these (a class no value from a transport can be
+ * an instance of), so a wait answers with the value itself and `isInterrupted` tells the two apart.
+ */
+class Interruption {
+  constructor(
+    readonly type: Interrupted['type'],
+    readonly error: unknown = undefined,
+  ) {
+    Object.freeze(this);
+  }
+}
+
+/** True when a guarded wait was interrupted rather than given its promise's value. */
+export function isInterrupted(outcome: unknown): outcome is Interrupted {
+  return outcome instanceof Interruption;
+}
 
 /** The two limits a `StreamGuard` watches, in milliseconds; each off when absent. */
 export interface GuardLimits {
@@ -14,24 +38,12 @@ export interface GuardLimits {
   readonly timeoutMs?: number | undefined;
 }
 
-const STOPPED: Guarded<never> = Object.freeze({ type: 'stopped' });
-const IDLE: Guarded<never> = Object.freeze({ type: 'idle' });
-const DEADLINE: Guarded<never> = Object.freeze({ type: 'deadline' });
+const STOPPED = new Interruption('stopped') as Interrupted;
+const IDLE = new Interruption('idle') as Interrupted;
+const DEADLINE = new Interruption('deadline') as Interrupted;
 
 /** A monotonic clock (a wall-clock step must not fire or stretch a timeout); browsers have it too. */
 const now = (): number => performance.now();
-
-/** A wait that ended with its promise's value (a class: one shape for every read). */
-class Settled<T> {
-  readonly type = 'value' as const;
-  constructor(readonly value: T) {}
-}
-
-/** A wait that ended with its promise's error. */
-class Failed {
-  readonly type = 'error' as const;
-  constructor(readonly error: unknown) {}
-}
 
 /**
  * Waits on a stream's transport (the request, each read) while watching three other ways out: the
@@ -44,7 +56,7 @@ class Failed {
  * per guard, so a wait costs one promise and one reaction.
  */
 export class StreamGuard {
-  private settle: ((outcome: Guarded<unknown>) => void) | null = null;
+  private settle: ((outcome: unknown) => void) | null = null;
   private readonly idleTimeoutMs: number | undefined;
   /** `performance.now()` past which the deadline is reached; Infinity when there is none. */
   private readonly deadlineAt: number;
@@ -57,15 +69,15 @@ export class StreamGuard {
   private idleTimer: ReturnType<typeof setTimeout> | undefined;
   private deadlineTimer: ReturnType<typeof setTimeout> | undefined;
   /** The limit that was reached (`idle` or `deadline`), once one was. */
-  private expired: Guarded<never> | null = null;
+  private expired: Interrupted | null = null;
   private readonly onIdleTimer = (): void => this.idleTimerFired();
-  private readonly take = (resolve: (outcome: Guarded<unknown>) => void): void => {
+  private readonly take = (resolve: (outcome: unknown) => void): void => {
     this.settle = resolve;
   };
   // Made once: a promise that settles after its wait was interrupted finds no wait to end, since
   // an interruption (a cancel, a limit) is final and every later wait ends without one.
-  private readonly onValue = (value: unknown): void => this.interrupt(new Settled(value));
-  private readonly onError = (error: unknown): void => this.interrupt(new Failed(error));
+  private readonly onValue = (value: unknown): void => this.interrupt(value);
+  private readonly onError = (error: unknown): void => this.interrupt(new Interruption('error', error));
 
   constructor(limits: GuardLimits = {}) {
     this.idleTimeoutMs = limits.idleTimeoutMs;
@@ -75,8 +87,11 @@ export class StreamGuard {
     if (timeoutMs !== undefined) this.deadlineTimer = setTimeout(() => this.expire(DEADLINE), timeoutMs);
   }
 
-  /** Settles with the promise's value or error, or earlier with `stopped`, `idle` or `deadline`. */
-  wait<T>(promise: Promise<T>): Promise<Guarded<T>> {
+  /**
+   * Settles with the promise's value, or with an `Interrupted` (see `isInterrupted`): its error, or
+   * earlier `stopped`, `idle` or `deadline`. The value itself, not wrapped: a read costs nothing more.
+   */
+  wait<T>(promise: Promise<T>): Promise<T | Interrupted> {
     if (this.clocked && this.expired === null) {
       const start = now();
       // Checked here too, not only by the timer: reads that resolve without yielding to the event
@@ -93,9 +108,9 @@ export class StreamGuard {
       promise.catch(() => undefined);
       return Promise.resolve(this.expired ?? STOPPED);
     }
-    const outcome = new Promise<Guarded<unknown>>(this.take);
+    const outcome = new Promise<unknown>(this.take);
     promise.then(this.onValue, this.onError);
-    return outcome as Promise<Guarded<T>>;
+    return outcome as Promise<T | Interrupted>;
   }
 
   /** The stream was cancelled: the pending wait ends with `stopped`, and so does every later one (idempotent). */
@@ -124,14 +139,14 @@ export class StreamGuard {
     else this.idleTimer = setTimeout(this.onIdleTimer, remaining);
   }
 
-  private expire(limit: Guarded<never>): void {
+  private expire(limit: Interrupted): void {
     if (this.expired !== null) return;
     this.expired = limit;
     this.interrupt(limit);
   }
 
   /** Ends the pending wait (if any) with `outcome`. */
-  private interrupt(outcome: Guarded<unknown>): void {
+  private interrupt(outcome: unknown): void {
     const settle = this.settle;
     if (settle === null) return;
     this.settle = null;

@@ -15,7 +15,7 @@ import { interruptionError, streamOutcome } from './run-outcome';
 import { RunState } from './run-state';
 import { SafeHandler } from './safe-handler';
 import { StreamController } from './stream-controller';
-import { StreamGuard, type Guarded } from './stream-guard';
+import { isInterrupted, StreamGuard, type Interrupted } from './stream-guard';
 import type { OpenStream, StreamLimits, StreamOutcome } from './stream-options';
 import type { AnyStreamMapper, FramedDecoder } from './wire-plan';
 
@@ -102,21 +102,21 @@ export class StreamRun {
     let truncatedFrame = false;
     for (;;) {
       const read = await guard.wait(reader.read());
-      if (read.type !== 'value') {
+      if (isInterrupted(read)) {
         this.interrupted(read, 'The connection failed while reading the stream');
         return;
       }
       let frames: readonly WireFrame[];
       let last: readonly WireFrame[] | null = null;
       try {
-        if (read.value.done) {
+        if (read.done) {
           this.state.markSourceEnded();
           frames = decoder.feed(text.end());
           const end = decoder.flush();
           last = end.frames;
           truncatedFrame = end.truncatedFrame;
         } else {
-          frames = decoder.feed(text.decode(read.value.value));
+          frames = decoder.feed(text.decode(read.value));
         }
       } catch (error) {
         this.fail(new StreamError('format', describeError(error), { cause: error }));
@@ -174,9 +174,9 @@ export class StreamRun {
     this.transport = transport;
     const opening = Promise.resolve().then(() => open(transport.signal));
     const opened = await guard.wait(opening);
-    if (opened.type === 'value') {
-      this.reader = opened.value;
-      return opened.value;
+    if (!isInterrupted(opened)) {
+      this.reader = opened;
+      return opened;
     }
     // A response that arrives after a cancel or a timeout is let go at once.
     opening.then(
@@ -187,7 +187,7 @@ export class StreamRun {
     return null;
   }
 
-  private interrupted(outcome: Exclude<Guarded<unknown>, { type: 'value' }>, failedWhat: string): void {
+  private interrupted(outcome: Interrupted, failedWhat: string): void {
     const error = interruptionError(outcome, this.limits, this.state, failedWhat);
     if (error !== null) this.fail(error);
   }

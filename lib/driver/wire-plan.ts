@@ -1,12 +1,13 @@
 import { describeValue } from '../parts/describe-value';
 import { defaultMapperFactory } from '../providers/default-mappers';
 import type { MapperFactory, StreamMapper } from '../providers/stream-mapper';
-import type { FrameDecoder } from '../wire/frame-decoder';
+import type { StreamError } from '../handler/stream-error';
+import type { FrameDecoder, FrameDecoderEnd } from '../wire/frame-decoder';
 import { createNdjsonDecoder } from '../wire/ndjson-decoder';
 import { createSseDecoder } from '../wire/sse-decoder';
 import type { FormatOption } from '../wire/sniff-format';
 import type { SseFrame } from '../wire/types';
-import { createWireDecoder, type WireFrame } from '../wire/wire-decoder';
+import { createWireDecoder, type WireDecoder, type WireFrame } from '../wire/wire-decoder';
 import type { AdapterStreamOptions, Framing } from './stream-options';
 
 export type { Framing } from './stream-options';
@@ -32,29 +33,84 @@ export interface FramedDecoder extends FrameDecoder<WireFrame> {
 
 /** partstream's own formats (or `auto`): the body is recognised first, then decoded and mapped by `createMapper`. */
 export function providerDecoder(format: FormatOption, createMapper: MapperFactory | undefined, maxFrameBytes: number): FramedDecoder {
-  const decoder = createWireDecoder(format, maxFrameBytes);
-  const factory = createMapper ?? defaultMapperFactory;
-  return {
-    feed: (text) => decoder.feed(text),
-    flush: () => decoder.flush(),
-    get ended() {
-      return decoder.ended;
-    },
-    get failure() {
-      return decoder.failure;
-    },
-    get framing() {
-      const known = decoder.format;
-      return known === null ? null : known === 'ollama' ? 'ndjson' : 'sse';
-    },
-    createMapper: () => factory(decoder.format ?? 'openai-chat'),
-    get adapterName() {
-      return decoder.format ?? format;
-    },
-    get frameDecoder() {
-      return decoder.inner;
-    },
-  };
+  return new ProviderDecoder(format, createMapper ?? defaultMapperFactory, maxFrameBytes);
+}
+
+/** `providerDecoder`'s plan (a class: one shape for every stream, no closures). */
+class ProviderDecoder implements FramedDecoder {
+  private readonly decoder: WireDecoder;
+
+  constructor(
+    private readonly format: FormatOption,
+    private readonly factory: MapperFactory,
+    maxFrameBytes: number,
+  ) {
+    this.decoder = createWireDecoder(format, maxFrameBytes);
+  }
+
+  feed(text: string): readonly WireFrame[] {
+    return this.decoder.feed(text);
+  }
+
+  flush(): FrameDecoderEnd<WireFrame> {
+    return this.decoder.flush();
+  }
+
+  get ended(): boolean {
+    return this.decoder.ended;
+  }
+
+  get failure(): StreamError | null {
+    return this.decoder.failure;
+  }
+
+  get framing(): Framing | null {
+    const known = this.decoder.format;
+    return known === null ? null : known === 'ollama' ? 'ndjson' : 'sse';
+  }
+
+  createMapper(): AnyStreamMapper {
+    return this.factory(this.decoder.format ?? 'openai-chat');
+  }
+
+  get adapterName(): string {
+    return this.decoder.format ?? this.format;
+  }
+
+  get frameDecoder(): FrameDecoder<WireFrame> | null {
+    return this.decoder.inner;
+  }
+}
+
+/** `adapterDecoder`'s plan: the framing is known from the start. */
+class AdapterDecoder implements FramedDecoder {
+  readonly adapterName = 'custom';
+
+  constructor(
+    readonly framing: Framing,
+    private readonly mapper: AnyStreamMapper,
+    readonly frameDecoder: FrameDecoder<WireFrame>,
+  ) {}
+
+  feed(text: string): readonly WireFrame[] {
+    return this.frameDecoder.feed(text);
+  }
+
+  flush(): FrameDecoderEnd<WireFrame> {
+    return this.frameDecoder.flush();
+  }
+
+  get ended(): boolean {
+    return this.frameDecoder.ended;
+  }
+
+  get failure(): StreamError | null {
+    return this.frameDecoder.failure;
+  }
+
+  createMapper(): AnyStreamMapper {
+    return this.mapper;
+  }
 }
 
 /** The mapper instances that already served a stream (a mapper is stateful: one stream each). */
@@ -84,18 +140,5 @@ export function adapterDecoder(options: AdapterStreamOptions, maxFrameBytes: num
   }
   usedMappers.add(mapper);
   const decoder: FrameDecoder<WireFrame> = framing === 'sse' ? createSseDecoder(maxFrameBytes) : createNdjsonDecoder(maxFrameBytes);
-  return {
-    feed: (text) => decoder.feed(text),
-    flush: () => decoder.flush(),
-    get ended() {
-      return decoder.ended;
-    },
-    get failure() {
-      return decoder.failure;
-    },
-    framing,
-    createMapper: () => mapper as AnyStreamMapper,
-    adapterName: 'custom',
-    frameDecoder: decoder,
-  };
+  return new AdapterDecoder(framing, mapper as AnyStreamMapper, decoder);
 }
