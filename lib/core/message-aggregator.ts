@@ -68,7 +68,8 @@ function nonBlank(value: string | null): string | null {
  */
 export class MessageAggregator {
   private readonly groups: Group[] = [];
-  private readonly groupsById = new Map<string, Group>();
+  /** Made at the first grouped part (most streams have none). */
+  private groupsById: Map<string, Group> | null = null;
   private readonly unindexed = new UnindexedParts();
   private readonly usage = new UsageAccumulator();
   private id: string | null = null;
@@ -189,10 +190,15 @@ export class MessageAggregator {
   }
 
   private groupById(id: string): Group {
-    let group = this.groupsById.get(id);
+    let groups = this.groupsById;
+    if (groups === null) {
+      groups = new Map();
+      this.groupsById = groups;
+    }
+    let group = groups.get(id);
     if (group === undefined) {
       group = this.openGroup(id);
-      this.groupsById.set(id, group);
+      groups.set(id, group);
     }
     return group;
   }

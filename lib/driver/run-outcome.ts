@@ -4,7 +4,7 @@ import type { ChatResponse, ChatResponseMetadata } from '../handler/types';
 import { chatResponse, responseMetadata } from '../handler/values';
 import { describeValue } from '../parts/describe-value';
 import type { RunState } from './run-state';
-import type { Guarded } from './stream-guard';
+import type { Interrupted } from './stream-guard';
 import type { StreamLimits, StreamOutcome } from './stream-options';
 
 function assertNever(value: never): never {
@@ -16,7 +16,7 @@ function assertNever(value: never): never {
  * option, a failure of the transport is a `network` error (a `StreamError` it threw stays as it
  * is); null when the wait was stopped or the stream is cancelled (nothing to report).
  */
-export function interruptionError(outcome: Exclude<Guarded<unknown>, { type: 'value' }>, limits: StreamLimits, run: RunState, failedWhat: string): Error | null {
+export function interruptionError(outcome: Interrupted, limits: StreamLimits, run: RunState, failedWhat: string): Error | null {
   switch (outcome.type) {
     case 'stopped':
       return null;

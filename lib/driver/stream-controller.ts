@@ -36,25 +36,30 @@ function unfollow(signal: AbortSignal, controller: StreamController): void {
   signal.removeEventListener('abort', onFollowedAbort);
 }
 
+/** What a controller tells at once when its stream is cancelled (the driver's guard). */
+export interface CancelListener {
+  stop(): void;
+}
+
 /**
- * The `StreamingHandle` of one stream, backed by an `AbortController`: `cancel()` aborts
- * `signal` (which the transport listens to); calling it twice is harmless. An external
- * `AbortSignal` passed to the constructor cancels it too — at once when already aborted. Any
- * number of controllers may share one external signal: they add one `abort` listener to it in
- * all, and leave its settings alone. Call `dispose()` when the stream is over so a long-lived
- * external signal keeps no reference (the shared listener is removed with the last controller).
- * Its cancellation is recorded in `state`, the run state the rest of the driver consults.
+ * The `StreamingHandle` of one stream: `cancel()` marks its run state and aborts `signal`;
+ * calling it twice is harmless. An external `AbortSignal` passed to the constructor cancels it
+ * too — at once when already aborted. Any number of controllers may share one external signal:
+ * they add one `abort` listener to it in all, and leave its settings alone. Call `dispose()` when
+ * the stream is over so a long-lived external signal keeps no reference (the shared listener is
+ * removed with the last controller). Its cancellation is recorded in `state`, the run state the
+ * rest of the driver consults. The `AbortController` behind `signal` is made only when `signal`
+ * is first read (most streams never need one); the driver hears of a cancel through `listen`.
  */
 export class StreamController implements StreamingHandle {
-  /** Aborted when the stream is cancelled, by `cancel()` or by the external signal. */
-  readonly signal: AbortSignal;
-  private readonly abortController = new AbortController();
   /** The stream's run state; a cancel marks it. */
   readonly state: RunState;
+  private abortController: AbortController | null = null;
+  private reason: unknown = undefined;
   private external: AbortSignal | undefined;
+  private listener: CancelListener | null = null;
 
   constructor(external?: AbortSignal, state: RunState = new RunState()) {
-    this.signal = this.abortController.signal;
     this.state = state;
     if (external === undefined) return;
     if (!(external instanceof AbortSignal)) {
@@ -62,23 +67,45 @@ export class StreamController implements StreamingHandle {
     }
     if (external.aborted) {
       state.cancel();
-      this.abortController.abort(external.reason);
+      this.reason = external.reason;
       return;
     }
     this.external = external;
     follow(external, this);
   }
 
+  /** Aborted when the stream is cancelled, by `cancel()` or by the external signal (made on first read). */
+  get signal(): AbortSignal {
+    let controller = this.abortController;
+    if (controller === null) {
+      controller = new AbortController();
+      this.abortController = controller;
+      if (this.state.cancelled) controller.abort(this.reason);
+    }
+    return controller.signal;
+  }
+
   /** Cancels the stream (idempotent). `reason` becomes `signal.reason`. */
   cancel(reason?: unknown): void {
     if (!this.state.cancel()) return;
+    this.reason = reason;
     this.dispose();
-    this.abortController.abort(reason);
+    this.abortController?.abort(reason);
+    this.listener?.stop();
   }
 
   /** True once `cancel()` was called or the external signal aborted. */
   isCancelled(): boolean {
     return this.state.cancelled;
+  }
+
+  /**
+   * Tells `listener` of the cancel (after `signal`'s listeners), one listener at a time; null
+   * lets go of it. Told at once when the stream is already cancelled.
+   */
+  listen(listener: CancelListener | null): void {
+    this.listener = listener;
+    if (listener !== null && this.state.cancelled) listener.stop();
   }
 
   /** Stops following the external signal (idempotent); the stream's own state is unchanged. */

@@ -6,7 +6,8 @@ import type { MessagePart } from '../parts/types';
 import type { MapperTarget } from '../providers/stream-mapper';
 import { MappingTrackingHandler } from '../tracker/mapping-tracking-handler';
 import type { ChunkReader } from '../transport/byte-source';
-import { createUtf8ChunkDecoder } from '../transport/utf8-chunk-decoder';
+import { Utf8Decoder } from '../transport/utf8-chunk-decoder';
+import type { FrameDecoder } from '../wire/frame-decoder';
 import type { WireFrame } from '../wire/wire-decoder';
 import { frameDelivery, type RawRequest } from './frame-delivery';
 import { FramePump } from './frame-pump';
@@ -14,7 +15,7 @@ import { interruptionError, streamOutcome } from './run-outcome';
 import { RunState } from './run-state';
 import { SafeHandler } from './safe-handler';
 import { StreamController } from './stream-controller';
-import { StreamGuard, type Guarded } from './stream-guard';
+import { isInterrupted, StreamGuard, type Interrupted } from './stream-guard';
 import type { OpenStream, StreamLimits, StreamOutcome } from './stream-options';
 import type { AnyStreamMapper, FramedDecoder } from './wire-plan';
 
@@ -88,40 +89,44 @@ export class StreamRun {
 
   private async pump(source: OpenStream | ChunkReader): Promise<void> {
     // Created at the call (run() reaches here synchronously), so the deadline counts from it.
-    const guard = new StreamGuard(this.controller.signal, this.limits);
+    const guard = new StreamGuard(this.limits);
     this.guard = guard;
+    this.controller.listen(guard);
     const reader = typeof source === 'function' ? await this.open(guard, source) : source;
     if (reader === null) return;
-    const text = createUtf8ChunkDecoder();
-    const decoder = this.decoder;
+    const text = new Utf8Decoder();
+    const plan = this.decoder;
+    // The plan until the format is known; then the format's own decoder, called directly.
+    let decoder: FrameDecoder<WireFrame> = plan;
     let pump: FramePump | null = null;
     let truncatedFrame = false;
     for (;;) {
       const read = await guard.wait(reader.read());
-      if (read.type !== 'value') {
+      if (isInterrupted(read)) {
         this.interrupted(read, 'The connection failed while reading the stream');
         return;
       }
       let frames: readonly WireFrame[];
       let last: readonly WireFrame[] | null = null;
       try {
-        if (read.value.done) {
+        if (read.done) {
           this.state.markSourceEnded();
           frames = decoder.feed(text.end());
           const end = decoder.flush();
           last = end.frames;
           truncatedFrame = end.truncatedFrame;
         } else {
-          frames = decoder.feed(text.decode(read.value.value));
+          frames = decoder.feed(text.decode(read.value));
         }
       } catch (error) {
         this.fail(new StreamError('format', describeError(error), { cause: error }));
         return;
       }
-      if (pump === null && decoder.framing !== null) {
-        const mapper = decoder.createMapper();
+      if (pump === null && plan.framing !== null) {
+        const mapper = plan.createMapper();
         this.mapper = mapper;
-        pump = new FramePump(frameDelivery(decoder.framing, mapper, this.tracker, this.target, this.raw), this.state, this.safe, (error) => this.fail(error));
+        pump = new FramePump(frameDelivery(plan.framing, mapper, this.tracker, this.target, this.raw), this.state, this.safe, (error) => this.fail(error));
+        decoder = plan.frameDecoder ?? plan;
       }
       if (pump !== null) {
         let stop = pump.deliverAll(frames);
@@ -169,9 +174,9 @@ export class StreamRun {
     this.transport = transport;
     const opening = Promise.resolve().then(() => open(transport.signal));
     const opened = await guard.wait(opening);
-    if (opened.type === 'value') {
-      this.reader = opened.value;
-      return opened.value;
+    if (!isInterrupted(opened)) {
+      this.reader = opened;
+      return opened;
     }
     // A response that arrives after a cancel or a timeout is let go at once.
     opening.then(
@@ -182,7 +187,7 @@ export class StreamRun {
     return null;
   }
 
-  private interrupted(outcome: Exclude<Guarded<unknown>, { type: 'value' }>, failedWhat: string): void {
+  private interrupted(outcome: Interrupted, failedWhat: string): void {
     const error = interruptionError(outcome, this.limits, this.state, failedWhat);
     if (error !== null) this.fail(error);
   }
@@ -194,6 +199,7 @@ export class StreamRun {
   /** Lets go of the transport (unless the body was read to its end) and of every listener. */
   private release(): void {
     this.guard?.dispose();
+    this.controller.listen(null);
     this.controller.dispose();
     if (!this.state.sourceEnded) {
       this.reader?.cancel(this.state.cancelled ? this.controller.signal.reason : undefined);

@@ -2,12 +2,13 @@ import { describeValue } from '../parts/describe-value';
 import { defaultMapperFactory } from '../providers/default-mappers';
 import { parseOllamaLine } from '../providers/ollama/parse-ollama-line';
 import type { MapperFactory, StreamMapper } from '../providers/stream-mapper';
-import type { FrameDecoder } from '../wire/frame-decoder';
+import type { StreamError } from '../handler/stream-error';
+import type { FrameDecoder, FrameDecoderEnd } from '../wire/frame-decoder';
 import { createNdjsonDecoder } from '../wire/ndjson-decoder';
 import { createSseDecoder } from '../wire/sse-decoder';
 import type { FormatOption } from '../wire/sniff-format';
 import type { SseFrame } from '../wire/types';
-import { createWireDecoder, type WireFrame } from '../wire/wire-decoder';
+import { createWireDecoder, type WireDecoder, type WireFrame } from '../wire/wire-decoder';
 import type { AdapterStreamOptions, Framing } from './stream-options';
 
 export type { Framing } from './stream-options';
@@ -24,6 +25,11 @@ export interface FramedDecoder extends FrameDecoder<WireFrame> {
   createMapper(): AnyStreamMapper;
   /** Names the adapter in an error message ("the anthropic adapter", "the custom adapter"). */
   readonly adapterName: string;
+  /**
+   * Once `framing` is known: the format's own decoder, which from then on decodes exactly as this
+   * one does (the reader may call it directly, skipping this wrapper); null before.
+   */
+  readonly frameDecoder: FrameDecoder<WireFrame> | null;
 }
 
 /**
@@ -31,26 +37,84 @@ export interface FramedDecoder extends FrameDecoder<WireFrame> {
  * `createMapper`. Ollama's lines are read by `parseOllamaLine` (the values `JSON.parse` gives).
  */
 export function providerDecoder(format: FormatOption, createMapper: MapperFactory | undefined, maxFrameBytes: number): FramedDecoder {
-  const decoder = createWireDecoder(format, maxFrameBytes, parseOllamaLine);
-  const factory = createMapper ?? defaultMapperFactory;
-  return {
-    feed: (text) => decoder.feed(text),
-    flush: () => decoder.flush(),
-    get ended() {
-      return decoder.ended;
-    },
-    get failure() {
-      return decoder.failure;
-    },
-    get framing() {
-      const known = decoder.format;
-      return known === null ? null : known === 'ollama' ? 'ndjson' : 'sse';
-    },
-    createMapper: () => factory(decoder.format ?? 'openai-chat'),
-    get adapterName() {
-      return decoder.format ?? format;
-    },
-  };
+  return new ProviderDecoder(format, createMapper ?? defaultMapperFactory, maxFrameBytes);
+}
+
+/** `providerDecoder`'s plan (a class: one shape for every stream, no closures). */
+class ProviderDecoder implements FramedDecoder {
+  private readonly decoder: WireDecoder;
+
+  constructor(
+    private readonly format: FormatOption,
+    private readonly factory: MapperFactory,
+    maxFrameBytes: number,
+  ) {
+    this.decoder = createWireDecoder(format, maxFrameBytes, parseOllamaLine);
+  }
+
+  feed(text: string): readonly WireFrame[] {
+    return this.decoder.feed(text);
+  }
+
+  flush(): FrameDecoderEnd<WireFrame> {
+    return this.decoder.flush();
+  }
+
+  get ended(): boolean {
+    return this.decoder.ended;
+  }
+
+  get failure(): StreamError | null {
+    return this.decoder.failure;
+  }
+
+  get framing(): Framing | null {
+    const known = this.decoder.format;
+    return known === null ? null : known === 'ollama' ? 'ndjson' : 'sse';
+  }
+
+  createMapper(): AnyStreamMapper {
+    return this.factory(this.decoder.format ?? 'openai-chat');
+  }
+
+  get adapterName(): string {
+    return this.decoder.format ?? this.format;
+  }
+
+  get frameDecoder(): FrameDecoder<WireFrame> | null {
+    return this.decoder.inner;
+  }
+}
+
+/** `adapterDecoder`'s plan: the framing is known from the start. */
+class AdapterDecoder implements FramedDecoder {
+  readonly adapterName = 'custom';
+
+  constructor(
+    readonly framing: Framing,
+    private readonly mapper: AnyStreamMapper,
+    readonly frameDecoder: FrameDecoder<WireFrame>,
+  ) {}
+
+  feed(text: string): readonly WireFrame[] {
+    return this.frameDecoder.feed(text);
+  }
+
+  flush(): FrameDecoderEnd<WireFrame> {
+    return this.frameDecoder.flush();
+  }
+
+  get ended(): boolean {
+    return this.frameDecoder.ended;
+  }
+
+  get failure(): StreamError | null {
+    return this.frameDecoder.failure;
+  }
+
+  createMapper(): AnyStreamMapper {
+    return this.mapper;
+  }
 }
 
 /** The mapper instances that already served a stream (a mapper is stateful: one stream each). */
@@ -80,17 +144,5 @@ export function adapterDecoder(options: AdapterStreamOptions, maxFrameBytes: num
   }
   usedMappers.add(mapper);
   const decoder: FrameDecoder<WireFrame> = framing === 'sse' ? createSseDecoder(maxFrameBytes) : createNdjsonDecoder(maxFrameBytes);
-  return {
-    feed: (text) => decoder.feed(text),
-    flush: () => decoder.flush(),
-    get ended() {
-      return decoder.ended;
-    },
-    get failure() {
-      return decoder.failure;
-    },
-    framing,
-    createMapper: () => mapper as AnyStreamMapper,
-    adapterName: 'custom',
-  };
+  return new AdapterDecoder(framing, mapper as AnyStreamMapper, decoder);
 }

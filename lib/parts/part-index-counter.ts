@@ -20,7 +20,8 @@ export class PartIndexCounter {
   /** Whether a delta of the open run carried a payload (a second payload starts a new part). */
   private runHasPayload = false;
   /** The index of each tool call whose argument deltas arrived and that has not ended, by key. */
-  private readonly openCalls = new Map<ToolCallKey, number>();
+  /** Made at the first tool call delta (most streams have none). */
+  private openCalls: Map<ToolCallKey, number> | null = null;
 
   /** The index of a text or reasoning delta: the open run's, or the next one (opening a run of `type`). */
   delta(type: DeltaType, hasPayload: boolean): number {
@@ -42,10 +43,15 @@ export class PartIndexCounter {
 
   /** The index of an argument delta of the call `key`: taken at its first delta; the open run goes on. */
   toolCallDelta(key: ToolCallKey): number {
-    const known = this.openCalls.get(key);
+    let calls = this.openCalls;
+    if (calls === null) {
+      calls = new Map();
+      this.openCalls = calls;
+    }
+    const known = calls.get(key);
     if (known !== undefined) return known;
     const index = this.nextIndex++;
-    this.openCalls.set(key, index);
+    calls.set(key, index);
     return index;
   }
 
@@ -57,9 +63,9 @@ export class PartIndexCounter {
   endToolCall(key: ToolCallKey | null): number {
     this.runType = null;
     if (key === null) return this.nextIndex++;
-    const known = this.openCalls.get(key);
+    const known = this.openCalls?.get(key);
     if (known === undefined) return this.nextIndex++;
-    this.openCalls.delete(key);
+    this.openCalls?.delete(key);
     return known;
   }
 

@@ -14,43 +14,49 @@ export interface Utf8ChunkDecoder {
 }
 
 const BOM = 0xfeff;
+/** `TextDecoder.decode`'s options for a chunk, made once. */
+const STREAMING: { readonly stream: true } = Object.freeze({ stream: true });
 
 /**
  * Creates a streaming UTF-8 decoder (`TextDecoder` with `stream: true`) that also accepts string
  * chunks, so one source may mix both. Malformed bytes become U+FFFD rather than failing the stream.
  */
 export function createUtf8ChunkDecoder(): Utf8ChunkDecoder {
+  return new Utf8Decoder();
+}
+
+/** `createUtf8ChunkDecoder`'s decoder (a class: one shape, no closures per stream). */
+export class Utf8Decoder implements Utf8ChunkDecoder {
   // The BOM is stripped here, once, rather than by TextDecoder: flushing the TextDecoder before a
   // string chunk resets it, and it would then strip a second "BOM" in the middle of the text.
-  const bytes = new TextDecoder('utf-8', { ignoreBOM: true });
-  let holdsBytes = false;
-  let atStart = true;
+  private readonly bytes = new TextDecoder('utf-8', { ignoreBOM: true });
+  private holdsBytes = false;
+  private atStart = true;
 
-  function stripBom(text: string): string {
-    if (!atStart || text === '') return text;
-    atStart = false;
-    return text.charCodeAt(0) === BOM ? text.slice(1) : text;
+  decode(chunk: Uint8Array | string): string {
+    if (typeof chunk === 'string') {
+      const held = this.holdsBytes ? this.bytes.decode() : '';
+      this.holdsBytes = false;
+      return this.stripBom(held === '' ? chunk : held + chunk);
+    }
+    if (!(chunk instanceof Uint8Array)) {
+      // A plain object is most likely an SDK's parsed event: say what to pass instead.
+      const hint = typeof chunk === 'object' && chunk !== null ? ` (a parsed event, not bytes: pass the raw response instead, e.g. an SDK's ${RAW_RESPONSE_HINT})` : '';
+      throw new TypeError(`Expected a Uint8Array or string chunk, got ${describeValue(chunk)}${hint}`);
+    }
+    this.holdsBytes = true;
+    return this.stripBom(this.bytes.decode(chunk, STREAMING));
   }
 
-  return {
-    decode(chunk) {
-      if (typeof chunk === 'string') {
-        const held = holdsBytes ? bytes.decode() : '';
-        holdsBytes = false;
-        return stripBom(held === '' ? chunk : held + chunk);
-      }
-      if (!(chunk instanceof Uint8Array)) {
-        // A plain object is most likely an SDK's parsed event: say what to pass instead.
-        const hint = typeof chunk === 'object' && chunk !== null ? ` (a parsed event, not bytes: pass the raw response instead, e.g. an SDK's ${RAW_RESPONSE_HINT})` : '';
-        throw new TypeError(`Expected a Uint8Array or string chunk, got ${describeValue(chunk)}${hint}`);
-      }
-      holdsBytes = true;
-      return stripBom(bytes.decode(chunk, { stream: true }));
-    },
-    end() {
-      if (!holdsBytes) return '';
-      holdsBytes = false;
-      return stripBom(bytes.decode());
-    },
-  };
+  end(): string {
+    if (!this.holdsBytes) return '';
+    this.holdsBytes = false;
+    return this.stripBom(this.bytes.decode());
+  }
+
+  private stripBom(text: string): string {
+    if (!this.atStart || text === '') return text;
+    this.atStart = false;
+    return text.charCodeAt(0) === BOM ? text.slice(1) : text;
+  }
 }

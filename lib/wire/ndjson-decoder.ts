@@ -31,71 +31,77 @@ function parseLine(text: string, parse: NdjsonLineParser): NdjsonLine | null {
  * the same values and throws on the same lines.
  */
 export function createNdjsonDecoder(maxFrameBytes: number = Infinity, parse: NdjsonLineParser = JSON.parse): FrameDecoder<NdjsonLine> {
+  return new NdjsonDecoder(maxFrameBytes, parse);
+}
+
+function stripCr(line: string): string {
+  return line.charCodeAt(line.length - 1) === 0x0d ? line.slice(0, -1) : line;
+}
+
+/** `createNdjsonDecoder`'s decoder: a class, so a stream's decoder is one object of a shared shape. */
+class NdjsonDecoder implements FrameDecoder<NdjsonLine> {
   // Fragments of the current line, joined once when its LF arrives.
-  const pending: string[] = [];
-  let pendingLength = 0;
-  let failure: StreamError | null = null;
+  private readonly pending: string[] = [];
+  private pendingLength = 0;
+  failure: StreamError | null = null;
+  readonly ended = false;
 
-  function fail(): void {
-    failure = frameTooLarge('An NDJSON line', maxFrameBytes);
-    pending.length = 0;
-    pendingLength = 0;
+  constructor(
+    private readonly maxFrameBytes: number,
+    private readonly parse: NdjsonLineParser,
+  ) {}
+
+  feed(text: string): readonly NdjsonLine[] {
+    if (this.failure !== null) return NO_LINES;
+    let lf = text.indexOf('\n');
+    if (lf === -1) {
+      if (text !== '') this.hold(text);
+      return NO_LINES;
+    }
+    const out: NdjsonLine[] = [];
+    let start = 0;
+    while (lf !== -1) {
+      const raw = this.completeLine(text.slice(start, lf));
+      if (raw.length > this.maxFrameBytes) {
+        this.fail();
+        return out;
+      }
+      const line = parseLine(stripCr(raw), this.parse);
+      if (line !== null) out.push(line);
+      start = lf + 1;
+      lf = text.indexOf('\n', start);
+    }
+    if (start < text.length) this.hold(detachedSlice(text, start));
+    return out;
   }
 
-  function hold(fragment: string): void {
-    pending.push(fragment);
-    pendingLength += fragment.length;
-    if (pendingLength > maxFrameBytes) fail();
+  flush(): FrameDecoderEnd<NdjsonLine> {
+    if (this.failure !== null) return { frames: NO_LINES, truncatedFrame: false };
+    const tail = stripCr(this.completeLine(''));
+    const line = parseLine(tail, this.parse);
+    if (line === null) return { frames: NO_LINES, truncatedFrame: false };
+    if (!line.ok) return { frames: NO_LINES, truncatedFrame: true };
+    return { frames: [line], truncatedFrame: false };
   }
 
-  function completeLine(end: string): string {
-    if (pending.length === 0) return end;
-    pending.push(end);
-    const line = pending.join('');
-    pending.length = 0;
-    pendingLength = 0;
+  private fail(): void {
+    this.failure = frameTooLarge('An NDJSON line', this.maxFrameBytes);
+    this.pending.length = 0;
+    this.pendingLength = 0;
+  }
+
+  private hold(fragment: string): void {
+    this.pending.push(fragment);
+    this.pendingLength += fragment.length;
+    if (this.pendingLength > this.maxFrameBytes) this.fail();
+  }
+
+  private completeLine(end: string): string {
+    if (this.pending.length === 0) return end;
+    this.pending.push(end);
+    const line = this.pending.join('');
+    this.pending.length = 0;
+    this.pendingLength = 0;
     return line;
   }
-
-  function stripCr(line: string): string {
-    return line.charCodeAt(line.length - 1) === 0x0d ? line.slice(0, -1) : line;
-  }
-
-  return {
-    feed(text) {
-      if (failure !== null) return NO_LINES;
-      let lf = text.indexOf('\n');
-      if (lf === -1) {
-        if (text !== '') hold(text);
-        return NO_LINES;
-      }
-      const out: NdjsonLine[] = [];
-      let start = 0;
-      while (lf !== -1) {
-        const raw = completeLine(text.slice(start, lf));
-        if (raw.length > maxFrameBytes) {
-          fail();
-          return out;
-        }
-        const line = parseLine(stripCr(raw), parse);
-        if (line !== null) out.push(line);
-        start = lf + 1;
-        lf = text.indexOf('\n', start);
-      }
-      if (start < text.length) hold(detachedSlice(text, start));
-      return out;
-    },
-    flush(): FrameDecoderEnd<NdjsonLine> {
-      if (failure !== null) return { frames: NO_LINES, truncatedFrame: false };
-      const tail = stripCr(completeLine(''));
-      const line = parseLine(tail, parse);
-      if (line === null) return { frames: NO_LINES, truncatedFrame: false };
-      if (!line.ok) return { frames: NO_LINES, truncatedFrame: true };
-      return { frames: [line], truncatedFrame: false };
-    },
-    ended: false,
-    get failure() {
-      return failure;
-    },
-  };
 }

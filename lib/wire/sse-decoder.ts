@@ -61,27 +61,82 @@ function isEvent(text: string, at: number): boolean {
  * is still delivered; a frame cut inside a line is reported as `truncatedFrame` and not delivered.
  */
 export function createSseDecoder(maxFrameBytes: number = Infinity): FrameDecoder<SseFrame> {
-  let out: SseFrame[] = [];
-  let ended = false;
-  let failure: StreamError | null = null;
-  // The event being read, and the characters of its lines so far (for maxFrameBytes).
-  let event: string | null = null;
-  let data = '';
-  let dataLines = 0;
-  let frameSize = 0;
-  // The line still arriving: fragments joined once, when its line end arrives.
-  const pending: string[] = [];
-  let pendingLength = 0;
-  // The last text ended with a CR: an LF opening the next text completes that CRLF.
-  let skipLf = false;
-  // A data or event line of the open event was cut from the text being fed (see keepOwnStrings).
-  let cutFromText = false;
+  return new SseDecoder(maxFrameBytes);
+}
 
-  function fail(): void {
-    failure = frameTooLarge('An SSE event', maxFrameBytes);
-    pending.length = 0;
-    pendingLength = 0;
-    data = '';
+/** `createSseDecoder`'s decoder: a class, so a stream's decoder is one object of a shared shape. */
+class SseDecoder implements FrameDecoder<SseFrame> {
+  private out: SseFrame[] = [];
+  ended = false;
+  failure: StreamError | null = null;
+  // The event being read, and the characters of its lines so far (for maxFrameBytes).
+  private event: string | null = null;
+  private data = '';
+  private dataLines = 0;
+  private frameSize = 0;
+  // The line still arriving: fragments joined once, when its line end arrives.
+  private readonly pending: string[] = [];
+  private pendingLength = 0;
+  // The last text ended with a CR: an LF opening the next text completes that CRLF.
+  private skipLf = false;
+  // A data or event line of the open event was cut from the text being fed (see keepOwnStrings).
+  private cutFromText = false;
+
+  constructor(private readonly maxFrameBytes: number) {}
+
+  feed(text: string): readonly SseFrame[] {
+    if (this.ended || this.failure !== null || text === '') return NO_FRAMES;
+    let start = 0;
+    if (this.skipLf) {
+      this.skipLf = false;
+      if (text.charCodeAt(0) === LF) start = 1;
+    }
+    let lf = text.indexOf('\n', start);
+    let cr = text.indexOf('\r', start);
+    const pending = this.pending;
+    if (pending.length > 0) {
+      // Complete the held line with this text's first line, then go on in place.
+      const end = lf === -1 ? cr : cr === -1 ? lf : Math.min(lf, cr);
+      if (end === -1) {
+        if (start < text.length) this.hold(detachedSlice(text, start));
+        return NO_FRAMES;
+      }
+      pending.push(text.slice(start, end));
+      const held = pending.join('');
+      pending.length = 0;
+      this.pendingLength = 0;
+      if (held === '') this.dispatch();
+      else this.line(held, 0, held.length);
+      start = end + 1;
+      if (end === cr) {
+        if (start === text.length) this.skipLf = true;
+        else if (text.charCodeAt(start) === LF) start++;
+      }
+      if (lf !== -1 && lf < start) lf = text.indexOf('\n', start);
+      if (cr !== -1 && cr < start) cr = text.indexOf('\r', start);
+    }
+    if (start < text.length) this.lines(text, start, lf, cr);
+    if (this.cutFromText) this.keepOwnStrings();
+    return this.take();
+  }
+
+  flush(): FrameDecoderEnd<SseFrame> {
+    if (this.ended || this.failure !== null) return { frames: NO_FRAMES, truncatedFrame: false };
+    this.skipLf = false;
+    const tail = this.pending.join('');
+    this.pending.length = 0;
+    this.pendingLength = 0;
+    if (!isBlank(tail) && tail.charCodeAt(0) !== COLON) return { frames: NO_FRAMES, truncatedFrame: true };
+    // The last line was a comment or blank: close the frame left open, as a blank line would.
+    this.dispatch();
+    return { frames: this.take(), truncatedFrame: false };
+  }
+
+  private fail(): void {
+    this.failure = frameTooLarge('An SSE event', this.maxFrameBytes);
+    this.pending.length = 0;
+    this.pendingLength = 0;
+    this.data = '';
   }
 
   /**
@@ -90,48 +145,48 @@ export function createSseDecoder(maxFrameBytes: number = Infinity): FrameDecoder
    * copied (each line at most once, so a frame costs at most one more copy of itself). A longer
    * data field joins slices of the lines it spans and is left as it is.
    */
-  function keepOwnStrings(): void {
-    cutFromText = false;
-    if (dataLines === 1) data = detached(data);
-    if (event !== null) event = detached(event);
+  private keepOwnStrings(): void {
+    this.cutFromText = false;
+    if (this.dataLines === 1) this.data = detached(this.data);
+    if (this.event !== null) this.event = detached(this.event);
   }
 
-  function dispatch(): void {
-    if (dataLines > 0) emit(data);
-    event = null;
-    data = '';
-    dataLines = 0;
-    frameSize = 0;
+  private dispatch(): void {
+    if (this.dataLines > 0) this.emit(this.data);
+    this.event = null;
+    this.data = '';
+    this.dataLines = 0;
+    this.frameSize = 0;
   }
 
-  function emit(value: string): void {
+  private emit(value: string): void {
     if (isBlank(value)) return;
     if (value.length < 10 && value.trim() === SSE_DONE) {
-      ended = true;
-      out.push(new Frame(event, SSE_DONE));
+      this.ended = true;
+      this.out.push(new Frame(this.event, SSE_DONE));
       return;
     }
     // Not frozen (SseFrame is readonly by type): freezing one object per frame is measurable.
-    out.push(new Frame(event, value));
+    this.out.push(new Frame(this.event, value));
   }
 
   /** One complete, non-empty line: `text` from `start` to `end` (its line end excluded). */
-  function line(text: string, start: number, end: number): void {
-    frameSize += end - start;
-    if (frameSize > maxFrameBytes) {
-      fail();
+  private line(text: string, start: number, end: number): void {
+    this.frameSize += end - start;
+    if (this.frameSize > this.maxFrameBytes) {
+      this.fail();
       return;
     }
     if (isData(text, start)) {
       const value = text.slice(text.charCodeAt(start + 5) === SPACE ? start + 6 : start + 5, end);
-      data = dataLines === 0 ? value : `${data}\n${value}`;
-      dataLines++;
-      cutFromText = true;
+      this.data = this.dataLines === 0 ? value : `${this.data}\n${value}`;
+      this.dataLines++;
+      this.cutFromText = true;
       return;
     }
     if (isEvent(text, start)) {
-      event = text.slice(text.charCodeAt(start + 6) === SPACE ? start + 7 : start + 6, end) || null;
-      cutFromText = true;
+      this.event = text.slice(text.charCodeAt(start + 6) === SPACE ? start + 7 : start + 6, end) || null;
+      this.cutFromText = true;
       return;
     }
     if (text.charCodeAt(start) === COLON) return;
@@ -142,13 +197,13 @@ export function createSseDecoder(maxFrameBytes: number = Infinity): FrameDecoder
     const name = colon === -1 ? field : field.slice(0, colon);
     if (name !== 'data' && name !== 'event') return;
     const value = colon === -1 ? '' : field.slice(field.charCodeAt(colon + 1) === SPACE ? colon + 2 : colon + 1);
-    cutFromText = true;
+    this.cutFromText = true;
     if (name === 'event') {
-      event = value || null;
+      this.event = value || null;
       return;
     }
-    data = dataLines === 0 ? value : `${data}\n${value}`;
-    dataLines++;
+    this.data = this.dataLines === 0 ? value : `${this.data}\n${value}`;
+    this.dataLines++;
   }
 
   /**
@@ -156,9 +211,9 @@ export function createSseDecoder(maxFrameBytes: number = Infinity): FrameDecoder
    * after `start` (-1: none). Each is searched for again only once passed, so the text is scanned
    * once whatever mix of line ends it holds. The unterminated rest is held as a fragment.
    */
-  function lines(text: string, start: number, lf: number, cr: number): void {
+  private lines(text: string, start: number, lf: number, cr: number): void {
     const length = text.length;
-    while (!ended && failure === null) {
+    while (!this.ended && this.failure === null) {
       let end: number;
       let next: number;
       if (cr === -1 || (lf !== -1 && lf < cr)) {
@@ -168,15 +223,15 @@ export function createSseDecoder(maxFrameBytes: number = Infinity): FrameDecoder
       } else {
         end = cr;
         next = cr + 1;
-        if (next === length) skipLf = true;
+        if (next === length) this.skipLf = true;
         else if (text.charCodeAt(next) === LF) next++;
       }
-      if (end === start) dispatch();
+      if (end === start) this.dispatch();
       else {
-        line(text, start, end);
+        this.line(text, start, end);
         // The common `data: …\n\n`: the blank line closing the event is taken at once.
-        if (end === lf && text.charCodeAt(next) === LF && failure === null) {
-          dispatch();
+        if (end === lf && text.charCodeAt(next) === LF && this.failure === null) {
+          this.dispatch();
           next++;
         }
       }
@@ -184,75 +239,21 @@ export function createSseDecoder(maxFrameBytes: number = Infinity): FrameDecoder
       if (lf !== -1 && lf < start) lf = text.indexOf('\n', start);
       if (cr !== -1 && cr < start) cr = text.indexOf('\r', start);
     }
-    if (start < length && !ended && failure === null) hold(detachedSlice(text, start));
+    if (start < length && !this.ended && this.failure === null) this.hold(detachedSlice(text, start));
   }
 
-  function hold(fragment: string): void {
-    pending.push(fragment);
-    pendingLength += fragment.length;
-    if (frameSize + pendingLength > maxFrameBytes) fail();
+  private hold(fragment: string): void {
+    this.pending.push(fragment);
+    this.pendingLength += fragment.length;
+    if (this.frameSize + this.pendingLength > this.maxFrameBytes) this.fail();
   }
 
-  function take(): readonly SseFrame[] {
-    if (out.length === 0) return NO_FRAMES;
-    const frames = out;
-    out = [];
+  private take(): readonly SseFrame[] {
+    if (this.out.length === 0) return NO_FRAMES;
+    const frames = this.out;
+    this.out = [];
     return frames;
   }
-
-  return {
-    feed(text) {
-      if (ended || failure !== null || text === '') return NO_FRAMES;
-      let start = 0;
-      if (skipLf) {
-        skipLf = false;
-        if (text.charCodeAt(0) === LF) start = 1;
-      }
-      let lf = text.indexOf('\n', start);
-      let cr = text.indexOf('\r', start);
-      if (pending.length > 0) {
-        // Complete the held line with this text's first line, then go on in place.
-        const end = lf === -1 ? cr : cr === -1 ? lf : Math.min(lf, cr);
-        if (end === -1) {
-          if (start < text.length) hold(detachedSlice(text, start));
-          return NO_FRAMES;
-        }
-        pending.push(text.slice(start, end));
-        const held = pending.join('');
-        pending.length = 0;
-        pendingLength = 0;
-        if (held === '') dispatch();
-        else line(held, 0, held.length);
-        start = end + 1;
-        if (end === cr) {
-          if (start === text.length) skipLf = true;
-          else if (text.charCodeAt(start) === LF) start++;
-        }
-        if (lf !== -1 && lf < start) lf = text.indexOf('\n', start);
-        if (cr !== -1 && cr < start) cr = text.indexOf('\r', start);
-      }
-      if (start < text.length) lines(text, start, lf, cr);
-      if (cutFromText) keepOwnStrings();
-      return take();
-    },
-    flush(): FrameDecoderEnd<SseFrame> {
-      if (ended || failure !== null) return { frames: NO_FRAMES, truncatedFrame: false };
-      skipLf = false;
-      const tail = pending.join('');
-      pending.length = 0;
-      pendingLength = 0;
-      if (!isBlank(tail) && tail.charCodeAt(0) !== COLON) return { frames: NO_FRAMES, truncatedFrame: true };
-      // The last line was a comment or blank: close the frame left open, as a blank line would.
-      dispatch();
-      return { frames: take(), truncatedFrame: false };
-    },
-    get ended() {
-      return ended;
-    },
-    get failure() {
-      return failure;
-    },
-  };
 }
 
 /** True for the `data: [DONE]` sentinel frame: it ends the stream and is never a raw event. */

@@ -17,6 +17,8 @@ export type WireFrame = SseFrame | NdjsonLine;
  */
 export interface WireDecoder extends FrameDecoder<WireFrame> {
   readonly format: WireFormat | null;
+  /** The SSE or NDJSON decoder once `format` is known (it then decodes exactly as this one does), else null. */
+  readonly inner: FrameDecoder<WireFrame> | null;
 }
 
 const NO_FRAMES: readonly WireFrame[] = Object.freeze([]);
@@ -28,48 +30,66 @@ const NO_FRAMES: readonly WireFrame[] = Object.freeze([]);
  * `parseOllamaLine` (default `JSON.parse`) reads Ollama's lines (see `createNdjsonDecoder`).
  */
 export function createWireDecoder(expected: FormatOption, maxFrameBytes: number, parseOllamaLine?: NdjsonLineParser): WireDecoder {
-  let sniffer: FormatSniffer | null = new FormatSniffer(expected, maxFrameBytes);
-  let inner: FrameDecoder<WireFrame> | null = null;
-  let format: WireFormat | null = null;
-  let failure: StreamError | null = null;
+  return new SniffingDecoder(expected, maxFrameBytes, parseOllamaLine);
+}
 
-  /** Acts on the sniffer's verdict: replays the text held so far once the format is known. */
-  function settle(result: SniffResult): readonly WireFrame[] {
-    if (result.type === 'undecided' || sniffer === null) return NO_FRAMES;
-    const text = sniffer.takeText();
-    sniffer = null;
-    if (result.type === 'failed') {
-      failure = result.error;
-      return NO_FRAMES;
-    }
-    format = result.format;
-    inner = format === 'ollama' ? createNdjsonDecoder(maxFrameBytes, parseOllamaLine) : createSseDecoder(maxFrameBytes);
-    return inner.feed(text);
+/** `createWireDecoder`'s decoder: a class, so every stream's decoder shares one shape. */
+class SniffingDecoder implements WireDecoder {
+  private sniffer: FormatSniffer | null;
+  /** The format's own decoder once the format is known: from then on this one only forwards to it. */
+  inner: FrameDecoder<WireFrame> | null = null;
+  format: WireFormat | null = null;
+  private sniffFailure: StreamError | null = null;
+
+  constructor(
+    expected: FormatOption,
+    private readonly maxFrameBytes: number,
+    private readonly parseOllamaLine?: NdjsonLineParser,
+  ) {
+    this.sniffer = new FormatSniffer(expected, maxFrameBytes);
   }
 
-  return {
-    feed(text) {
-      if (inner !== null) return inner.feed(text);
-      if (sniffer === null || text === '') return NO_FRAMES;
-      return settle(sniffer.feed(text));
-    },
-    flush(): FrameDecoderEnd<WireFrame> {
-      if (inner === null && sniffer !== null) {
-        const frames = settle(sniffer.end());
-        if (inner === null) return { frames: NO_FRAMES, truncatedFrame: false };
-        const end: FrameDecoderEnd<WireFrame> = (inner as FrameDecoder<WireFrame>).flush();
-        return { frames: [...frames, ...end.frames], truncatedFrame: end.truncatedFrame };
-      }
-      return inner === null ? { frames: NO_FRAMES, truncatedFrame: false } : inner.flush();
-    },
-    get ended() {
-      return inner !== null && inner.ended;
-    },
-    get format() {
-      return format;
-    },
-    get failure() {
-      return failure ?? inner?.failure ?? null;
-    },
-  };
+  feed(text: string): readonly WireFrame[] {
+    const inner = this.inner;
+    if (inner !== null) return inner.feed(text);
+    const sniffer = this.sniffer;
+    if (sniffer === null || text === '') return NO_FRAMES;
+    return this.settle(sniffer.feed(text));
+  }
+
+  flush(): FrameDecoderEnd<WireFrame> {
+    if (this.inner === null && this.sniffer !== null) {
+      const frames = this.settle(this.sniffer.end());
+      const inner = this.inner as FrameDecoder<WireFrame> | null;
+      if (inner === null) return { frames: NO_FRAMES, truncatedFrame: false };
+      const end = inner.flush();
+      return { frames: [...frames, ...end.frames], truncatedFrame: end.truncatedFrame };
+    }
+    return this.inner === null ? { frames: NO_FRAMES, truncatedFrame: false } : this.inner.flush();
+  }
+
+  get ended(): boolean {
+    return this.inner !== null && this.inner.ended;
+  }
+
+  get failure(): StreamError | null {
+    return this.sniffFailure ?? this.inner?.failure ?? null;
+  }
+
+  /** Acts on the sniffer's verdict: replays the text held so far once the format is known. */
+  private settle(result: SniffResult): readonly WireFrame[] {
+    const sniffer = this.sniffer;
+    if (result.type === 'undecided' || sniffer === null) return NO_FRAMES;
+    const text = sniffer.takeText();
+    this.sniffer = null;
+    if (result.type === 'failed') {
+      this.sniffFailure = result.error;
+      return NO_FRAMES;
+    }
+    const format = result.format;
+    this.format = format;
+    const inner = format === 'ollama' ? createNdjsonDecoder(this.maxFrameBytes, this.parseOllamaLine) : createSseDecoder(this.maxFrameBytes);
+    this.inner = inner;
+    return inner.feed(text);
+  }
 }

@@ -18,6 +18,24 @@ describe('StreamController', () => {
     expect([aborts, controller.signal.reason]).to.deep.equal([1, 'first']);
   });
 
+  it('gives a signal first read after the cancel already aborted, with the cancel\'s reason', () => {
+    const controller = new StreamController();
+    controller.cancel('done with it');
+    expect([controller.signal.aborted, controller.signal.reason]).to.deep.equal([true, 'done with it']);
+    expect(controller.signal).to.equal(controller.signal);
+  });
+
+  it('tells its listener of a cancel once, and at once when the stream is already cancelled', () => {
+    const controller = new StreamController();
+    const stops: string[] = [];
+    controller.listen({ stop: () => stops.push('first') });
+    controller.cancel();
+    controller.cancel();
+    controller.listen({ stop: () => stops.push('late') });
+    controller.listen(null);
+    expect(stops).to.deep.equal(['first', 'late']);
+  });
+
   it('is cancelled at once by an external signal that is already aborted', () => {
     const external = AbortSignal.abort('caller gave up');
     const controller = new StreamController(external);
