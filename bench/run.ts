@@ -22,11 +22,23 @@ import { subjectOf, type Subject } from './subject';
 // Concurrency knobs: BENCH_CONC_STREAMS (default 1000,10000), BENCH_CONC_RUNS (runs below the largest
 // count, default 3), BENCH_CONC_LARGE_RUNS (at the largest, default 1), BENCH_CONC_FORMATS (default
 // openai-chat,anthropic; any of the five).
+// BENCH_FORMATS=openai-responses,gemini (any of the five, comma-separated) measures only those formats
+// in the callback, end-to-end and heap sections (results.json untouched).
 
 const QUICK = process.env.BENCH_QUICK === '1';
 const SECTIONS = ['callback', 'end-to-end', 'heap', 'cold-start', 'concurrency'] as const;
 type Section = (typeof SECTIONS)[number];
 const ONLY = onlySection(process.env.BENCH_ONLY);
+const ONLY_FORMATS = onlyFormats(process.env.BENCH_FORMATS);
+
+function onlyFormats(value: string | undefined): readonly string[] | null {
+  if (value === undefined || value === '') return null;
+  const all = ['openai-chat', 'anthropic', 'openai-responses', 'gemini', 'ollama'];
+  const listed = value.split(',').map((format) => format.trim());
+  const unknown = listed.filter((format) => !all.includes(format));
+  if (unknown.length > 0) throw new Error(`BENCH_FORMATS takes ${all.join(', ')}, got ${JSON.stringify(value)}`);
+  return listed;
+}
 
 function onlySection(value: string | undefined): Section | null {
   if (value === undefined || value === '') return null;
@@ -348,6 +360,7 @@ async function main(): Promise<void> {
   const loadAverageAtStart = loadAverage();
   log(`partstream bench${QUICK ? ' (BENCH_QUICK)' : ''}: N=${SMALL} and N=${LARGE}, ${FORMATS.join(' and ')}; end-to-end only: ${END_TO_END_FORMATS.join(', ')}`);
   for (const format of ONLY === 'cold-start' || ONLY === 'concurrency' ? [] : [...FORMATS, ...END_TO_END_FORMATS]) {
+    if (ONLY_FORMATS !== null && !ONLY_FORMATS.includes(format)) continue;
     await measure(format);
     collectGarbage();
   }
@@ -394,8 +407,8 @@ async function main(): Promise<void> {
     })}\n`,
   );
   const durationSeconds = Math.round((performance.now() - startedAt) / 1000);
-  if (QUICK || ONLY !== null) {
-    log(`${QUICK ? 'BENCH_QUICK' : `BENCH_ONLY=${ONLY}`}: results.json left as it was (${durationSeconds} s)`);
+  if (QUICK || ONLY !== null || ONLY_FORMATS !== null) {
+    log(`${QUICK ? 'BENCH_QUICK' : ONLY !== null ? `BENCH_ONLY=${ONLY}` : 'BENCH_FORMATS'}: results.json left as it was (${durationSeconds} s)`);
   } else {
     const results = {
       machine,
