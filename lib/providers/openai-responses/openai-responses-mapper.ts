@@ -4,7 +4,7 @@ import type { PartAttributes } from '../../parts/types';
 import { isJsonObject, stringOrNull, type JsonObject } from '../../wire/read-json';
 import type { SseFrame } from '../../wire/types';
 import { MapperOutput } from '../kit/mapper-output';
-import { readSseEvent, sseEventType } from '../kit/sse-event';
+import { checkSseFrame, sseEventType } from '../kit/sse-event';
 import { ToolCallAccumulator } from '../kit/tool-call-accumulator';
 import type { MapperTarget, StreamMapper } from '../stream-mapper';
 import { mapOpenAIResponsesFinishReason } from './map-openai-responses-finish-reason';
@@ -13,6 +13,7 @@ import { openAIResponsesUsage } from './openai-responses-usage';
 import type { ResponsesOutputItem, ResponsesResponse, ResponsesStreamEvent } from './openai-responses-wire';
 import { DoneItemKey } from './done-item-key';
 import { outputItemPart } from './output-item-part';
+import { parseOpenAIResponsesEvent } from './parse-openai-responses-event';
 import { StreamedTextLedger } from './streamed-text-ledger';
 
 type Fragment = 'text' | 'thinking';
@@ -29,11 +30,6 @@ function itemAttributes(id: string | null): PartAttributes | undefined {
 /** The attributes of a custom tool call's part: `itemType` tells replay to send a `custom_tool_call` back. */
 function customCallAttributes(id: string): PartAttributes {
   return Object.freeze({ itemId: id, itemType: 'custom_tool_call' });
-}
-
-/** The key of one content part's text run: kind, item id and the index within the item. */
-function partKey(kind: string, itemId: unknown, index: unknown): string {
-  return `${kind}${String(itemId)}:${String(index)}`;
 }
 
 /**
@@ -96,7 +92,8 @@ export class OpenAIResponsesMapper implements StreamMapper<SseFrame> {
 
   /** Maps one SSE frame; returns true once a terminal event was seen. */
   map(frame: SseFrame, target: MapperTarget): boolean {
-    const event = readSseEvent(frame) as (ResponsesStreamEvent & JsonObject) | undefined;
+    checkSseFrame(frame);
+    const event = parseOpenAIResponsesEvent(frame.data) as (ResponsesStreamEvent & JsonObject) | undefined;
     if (event === undefined) return this.out.unreadable(target, frame);
     const type = sseEventType(event, frame);
     switch (type) {
@@ -106,22 +103,22 @@ export class OpenAIResponsesMapper implements StreamMapper<SseFrame> {
         this.remember(event.response);
         return false;
       case 'response.output_text.delta':
-        this.delta(target, 'text', partKey('t', event.item_id, event.content_index), event.item_id, event.delta);
+        this.delta(target, 'text', 't', event.item_id, event.content_index, event.delta);
         return false;
       case 'response.output_text.done':
-        this.settle(target, 'text', partKey('t', event.item_id, event.content_index), event.item_id, event.text);
+        this.settle(target, 'text', 't', event.item_id, event.content_index, event.text);
         return false;
       case 'response.reasoning_summary_text.delta':
-        this.delta(target, 'thinking', partKey('s', event.item_id, event.summary_index), event.item_id, event.delta);
+        this.delta(target, 'thinking', 's', event.item_id, event.summary_index, event.delta);
         return false;
       case 'response.reasoning_summary_text.done':
-        this.settle(target, 'thinking', partKey('s', event.item_id, event.summary_index), event.item_id, event.text);
+        this.settle(target, 'thinking', 's', event.item_id, event.summary_index, event.text);
         return false;
       case 'response.reasoning_text.delta':
-        this.delta(target, 'thinking', partKey('r', event.item_id, event.content_index), event.item_id, event.delta);
+        this.delta(target, 'thinking', 'r', event.item_id, event.content_index, event.delta);
         return false;
       case 'response.reasoning_text.done':
-        this.settle(target, 'thinking', partKey('r', event.item_id, event.content_index), event.item_id, event.text);
+        this.settle(target, 'thinking', 'r', event.item_id, event.content_index, event.text);
         return false;
       case 'response.output_item.added':
         this.itemAdded(event.item, event.output_index);
@@ -178,14 +175,14 @@ export class OpenAIResponsesMapper implements StreamMapper<SseFrame> {
     if (isJsonObject(response.usage)) this.out.noteUsage(openAIResponsesUsage(response.usage), response.usage);
   }
 
-  private delta(target: MapperTarget, kind: Fragment, key: string, itemId: unknown, delta: unknown): void {
+  private delta(target: MapperTarget, kind: Fragment, part: string, itemId: unknown, index: unknown, delta: unknown): void {
     if (typeof delta !== 'string' || delta.length === 0) return;
-    this.ledger.record(key, delta);
+    this.ledger.record(part, itemId, index, delta);
     this.emit(target, kind, itemId, delta);
   }
 
-  private settle(target: MapperTarget, kind: Fragment, key: string, itemId: unknown, fullText: unknown): void {
-    const missing = typeof fullText === 'string' ? this.ledger.settle(key, fullText) : null;
+  private settle(target: MapperTarget, kind: Fragment, part: string, itemId: unknown, index: unknown, fullText: unknown): void {
+    const missing = typeof fullText === 'string' ? this.ledger.settle(part, itemId, index, fullText) : null;
     if (missing !== null && missing.length > 0) this.emit(target, kind, itemId, missing);
   }
 
