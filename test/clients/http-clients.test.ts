@@ -168,7 +168,7 @@ describe('HTTP clients over a loopback socket', () => {
     });
 
     describe('the recorded Gemini 404', function () {
-      const fixtures = path.resolve(__dirname, '../../..', '../shared/fixtures');
+      const fixtures = path.resolve(__dirname, '../..', '../shared/fixtures');
       const file = path.join(fixtures, 'gemini/http-404-model-not-found.json');
       if (!existsSync(file)) {
         it('is absent: skipped', function () {
