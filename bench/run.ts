@@ -22,6 +22,7 @@ import { subjectOf, type Subject } from './subject';
 // Concurrency knobs: BENCH_CONC_STREAMS (default 1000,10000), BENCH_CONC_RUNS (runs below the largest
 // count, default 3), BENCH_CONC_LARGE_RUNS (at the largest, default 1), BENCH_CONC_FORMATS (default
 // openai-chat,anthropic; any of the five).
+// BENCH_FORMATS=gemini,ollama (comma-separated) measures only those formats in the timing sections.
 
 const QUICK = process.env.BENCH_QUICK === '1';
 const SECTIONS = ['callback', 'end-to-end', 'heap', 'cold-start', 'concurrency'] as const;
@@ -33,6 +34,11 @@ function onlySection(value: string | undefined): Section | null {
   const found = SECTIONS.find((section) => section === value);
   if (found !== undefined) return found;
   throw new Error(`BENCH_ONLY must be one of ${SECTIONS.join(', ')}, got ${JSON.stringify(value)}`);
+}
+/** The formats BENCH_FORMATS names (all when unset). */
+const ONLY_FORMATS: readonly string[] | null = process.env.BENCH_FORMATS ? process.env.BENCH_FORMATS.split(',').map((f) => f.trim()) : null;
+function chosenFormat(format: BenchFormat): boolean {
+  return ONLY_FORMATS === null || ONLY_FORMATS.includes(format);
 }
 const CHUNK_SIZE = 16 * 1024;
 const SEED = 0x5eed;
@@ -347,7 +353,7 @@ async function main(): Promise<void> {
   const date = new Date().toISOString();
   const loadAverageAtStart = loadAverage();
   log(`partstream bench${QUICK ? ' (BENCH_QUICK)' : ''}: N=${SMALL} and N=${LARGE}, ${FORMATS.join(' and ')}; end-to-end only: ${END_TO_END_FORMATS.join(', ')}`);
-  for (const format of ONLY === 'cold-start' || ONLY === 'concurrency' ? [] : [...FORMATS, ...END_TO_END_FORMATS]) {
+  for (const format of ONLY === 'cold-start' || ONLY === 'concurrency' ? [] : [...FORMATS, ...END_TO_END_FORMATS].filter(chosenFormat)) {
     await measure(format);
     collectGarbage();
   }
