@@ -106,8 +106,9 @@ export class GeminiChunkReader {
     if (data.charCodeAt(at) !== 34 /* " */) return null;
     const text = data.slice(at);
     const parsed = parseJsonObject(`{${text}`);
-    // A repeated `candidates` would replace the first one's value; `__proto__` is an own key to JSON.parse.
-    if (parsed === undefined || hasOwn(parsed, 'candidates') || hasOwn(parsed, '__proto__')) return null;
+    // `__proto__` is an own key to JSON.parse, a prototype to assignment. (A repeated `candidates`
+    // replaces the first one's value in place, as JSON.parse does.)
+    if (parsed === undefined || hasOwn(parsed, '__proto__')) return null;
     const keys = Object.keys(parsed);
     const rest: Rest = { text: ` ${text}`.slice(1), keys, values: keys.map((key) => parsed[key]) };
     this.rest = rest;
