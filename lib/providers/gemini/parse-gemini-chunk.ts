@@ -54,9 +54,11 @@ function single(value: unknown): unknown[] {
 /** From this length on a V8 slice is a view keeping the whole string it was cut from alive. */
 const VIEW_MIN_LENGTH = 13;
 
-/** The rest of a chunk after its candidates: its text and what JSON.parse made of it. */
+/** The longest run of chunks parsed whole after a rest changed before looking again. */
+const MAX_PAUSE = 64;
+
+/** The rest of a chunk after its candidates, as JSON.parse reads it. */
 interface Rest {
-  readonly text: string;
   readonly keys: readonly string[];
   readonly values: readonly unknown[];
 }
@@ -64,24 +66,31 @@ interface Rest {
 /**
  * Reads the chunks of one Gemini stream as `JSON.parse` would (undefined when the data is not a
  * JSON object), single-text-part chunks of the wire's compact form without parsing them whole.
- * One reader per stream: it keeps the last chunk's rest (usage, model, id) to reuse.
+ * One reader per stream: it keeps the last chunk's rest (usage, model, id) to reuse while it repeats.
  */
 export class GeminiChunkReader {
+  /** The rest of the last compact chunk, as text; its keys and values once it repeated. */
+  private restText: string | null = null;
   private rest: Rest | null = null;
+  private restRead = false;
+  /** Chunks to parse whole before looking for a repeated rest again, and the next such pause. */
+  private skip = 0;
+  private pause = 0;
 
   /** The chunk `data` holds, deep-equal to JSON.parse's (same keys, order and plain prototypes). */
   read(data: string): JsonObject | undefined {
+    if (this.skip > 0) {
+      this.skip--;
+      return parseJsonObject(data);
+    }
     return (data.startsWith(PREFIX) && this.readTextChunk(data)) || parseJsonObject(data);
   }
 
-  /** The chunk when `data` is exactly one text or thought part of the compact form; else null. */
+  /** The chunk when `data` is one text or thought part of the compact form and a rest read before; else null. */
   private readTextChunk(data: string): JsonObject | null {
     const start = PREFIX.length;
     const end = closingQuote(data, start);
     if (end < 0) return null;
-    const raw = data.slice(start, end);
-    const text = raw.indexOf('\\') < 0 ? detached(raw) : unescape(raw);
-    if (text === null) return null;
     let at = end + 1;
     let thought = false;
     if (data.startsWith(AFTER_TEXT, at)) at += AFTER_TEXT.length;
@@ -91,29 +100,54 @@ export class GeminiChunkReader {
     } else return null;
     const rest = this.restOf(data, at);
     if (rest === null) return null;
+    const raw = data.slice(start, end);
+    const text = raw.indexOf('\\') < 0 ? detached(raw) : unescape(raw);
+    if (text === null) return null;
     const chunk = new Chunk(single(new Candidate(new Content(single(thought ? new ThoughtPart(text) : new TextPart(text))))));
     const target = chunk as Record<string, unknown>;
     for (let i = 0; i < rest.keys.length; i++) target[rest.keys[i]] = rest.values[i];
     return chunk;
   }
 
-  /** The rest from `at` on (`"key":value,…}`), reused while its text repeats; null when it is not one to merge. */
+  /**
+   * The rest from `at` on (`"key":value,…}`) when it repeats the previous chunk's, parsed at its
+   * first repeat; null otherwise (the chunk is then parsed whole: a rest that changes every chunk,
+   * as growing token counts do, costs no more than that), or when it is not one to merge.
+   */
   private restOf(data: string, at: number): Rest | null {
-    const last = this.rest;
-    // Comparing in place would need a slice too; equal-length texts compare as one memory scan.
-    if (last !== null && data.length - at === last.text.length && data.endsWith(last.text)) return last;
-    // Not a key first (`}` alone would read as an empty object where JSON.parse fails).
-    if (data.charCodeAt(at) !== 34 /* " */) return null;
-    const text = data.slice(at);
-    const parsed = parseJsonObject(`{${text}`);
-    // `__proto__` is an own key to JSON.parse, a prototype to assignment. (A repeated `candidates`
-    // replaces the first one's value in place, as JSON.parse does.)
-    if (parsed === undefined || hasOwn(parsed, '__proto__')) return null;
-    const keys = Object.keys(parsed);
-    const rest: Rest = { text: ` ${text}`.slice(1), keys, values: keys.map((key) => parsed[key]) };
-    this.rest = rest;
-    return rest;
+    const last = this.restText;
+    // Equal-length texts compare as one memory scan.
+    if (last === null || data.length - at !== last.length || !data.endsWith(last)) {
+      // A rest that keeps changing (token counts on every chunk) is looked at ever more rarely
+      // (every 64th chunk at most), so that looking costs next to nothing beside JSON.parse.
+      if (last !== null) {
+        this.pause = Math.min(MAX_PAUSE, this.pause * 2 || 1);
+        this.skip = this.pause;
+      }
+      this.restText = detached(data.slice(at));
+      this.rest = null;
+      this.restRead = false;
+      return null;
+    }
+    this.pause = 0;
+    if (!this.restRead) {
+      this.restRead = true;
+      this.rest = parseRest(last);
+    }
+    return this.rest;
   }
+}
+
+/** A rest text as keys and values; null when it is not one to merge. */
+function parseRest(text: string): Rest | null {
+  // Not a key first (`}` alone would read as an empty object where JSON.parse fails).
+  if (text.charCodeAt(0) !== 34 /* " */) return null;
+  const parsed = parseJsonObject(`{${text}`);
+  // `__proto__` is an own key to JSON.parse, a prototype to assignment. (A repeated `candidates`
+  // replaces the first one's value in place, as JSON.parse does.)
+  if (parsed === undefined || hasOwn(parsed, '__proto__')) return null;
+  const keys = Object.keys(parsed);
+  return { keys, values: keys.map((key) => parsed[key]) };
 }
 
 function hasOwn(object: JsonObject, key: string): boolean {

@@ -61,25 +61,33 @@ describe('GeminiChunkReader', () => {
     for (const thought of [false, true]) for (const text of ['plain', 'two\nlines', '']) agrees(reader, compact(text, thought));
   });
 
-  it('parses the rest after the candidates once while it repeats, and the text only when it has escapes', () => {
+  it('parses a chunk whole when its rest is new, the rest alone at its first repeat, then only texts with escapes', () => {
     const reader = new GeminiChunkReader();
     const parse = sinon.spy(JSON, 'parse');
     try {
       reader.read(compact('one'));
       expect(parse.callCount).to.equal(1);
-      expect(parse.lastCall.args[0]).to.equal(`{${REST}`);
+      expect(parse.lastCall.args[0]).to.equal(compact('one')); // a rest not seen before: the chunk whole
       reader.read(compact('two', true));
-      reader.read(compact('three'));
-      expect(parse.callCount).to.equal(1);
-      reader.read(compact('line\nbreak'));
       expect(parse.callCount).to.equal(2);
+      expect(parse.lastCall.args[0]).to.equal(`{${REST}`); // its first repeat: the rest alone
+      reader.read(compact('three'));
+      expect(parse.callCount).to.equal(2);
+      reader.read(compact('line\nbreak'));
+      expect(parse.callCount).to.equal(3);
       expect(parse.lastCall.args[0]).to.equal(String.raw`"line\nbreak"`);
       const changed = `${USAGE},"modelVersion":"gemini-2.5-pro","responseId":"r-2"}`;
       reader.read(compact('four', false, changed));
-      expect(parse.callCount).to.equal(3);
-      expect(parse.lastCall.args[0]).to.equal(`{${changed}`);
-      reader.read('{"candidates":[{"content":{"parts":[{"text":""}],"role":"model"},"finishReason":"STOP","index":0}]}');
       expect(parse.callCount).to.equal(4);
+      expect(parse.lastCall.args[0]).to.equal(compact('four', false, changed));
+      reader.read('{"candidates":[{"content":{"parts":[{"text":""}],"role":"model"},"finishReason":"STOP","index":0}]}');
+      expect(parse.callCount).to.equal(5);
+      // After a changed rest one chunk is parsed whole (above); then the new rest is reused.
+      reader.read(compact('five', false, changed));
+      expect(parse.callCount).to.equal(6);
+      expect(parse.lastCall.args[0]).to.equal(`{${changed}`);
+      reader.read(compact('six', false, changed));
+      expect(parse.callCount).to.equal(6);
     } finally {
       parse.restore();
     }
