@@ -4,12 +4,12 @@ import { parseJsonObject, type JsonObject } from '../../wire/read-json';
 //   {"candidates":[{"content":{"parts":[{"text":"Hi"}],"role":"model"},"index":0}],
 //    "usageMetadata":{…},"modelVersion":"…","responseId":"…"}
 // (a thought part adds `,"thought":true` after its text). Most of each chunk is the part after
-// the candidates — usage, model, id — and it is the same text chunk after chunk. For chunks of
-// that form the text is sliced out (unescaped through JSON.parse only when it holds a
-// backslash), the candidates are built here, and the rest is parsed once and reused while its
-// text repeats: its values are then shared by the chunks of one reader (one stream), which only
-// reads them (the metadata a caller gets is copied and frozen). Everything else goes through
-// JSON.parse.
+// the candidates — usage, model, id — and it often repeats chunk after chunk. When a chunk of that
+// form repeats the rest of the one before, its text is sliced out (unescaped through JSON.parse
+// only when it holds a backslash), the candidates are built here, and the rest — parsed once, at
+// its first repeat — is reused: its values are then shared by the chunks of one reader (one
+// stream), which only reads them (the metadata a caller gets is copied and frozen). Everything
+// else goes through JSON.parse whole; a rest that keeps changing is looked at ever more rarely.
 
 const PREFIX = '{"candidates":[{"content":{"parts":[{"text":"';
 /** What follows a text's closing quote up to the rest of the chunk, for a text and a thought part. */
