@@ -1,4 +1,6 @@
 import { parseJsonObject, type JsonObject } from '../../wire/read-json';
+import { plain, unescapeJsonString, type Plain } from '../kit/plain-json';
+import { detached } from '../../wire/detached-slice';
 
 // Anthropic serializes the per-token events compactly and in a fixed key order:
 //   {"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"Hi"}}
@@ -17,14 +19,6 @@ const SUFFIX = '"}}';
 // in the old generation ("pretenuring"). Per-token events then pile up there as garbage until the
 // next major collection: 10 to over 100 MB on a million-token stream, in some processes and not
 // others. Objects made by `new` on an ordinary function carry no such feedback and start young.
-
-type Plain<A extends unknown[]> = new (...args: A) => JsonObject;
-
-/** Makes `construct` build plain objects: its instances' prototype is Object.prototype. */
-function plain<A extends unknown[]>(construct: (this: Record<string, unknown>, ...args: A) => void): Plain<A> {
-  construct.prototype = Object.prototype;
-  return construct as unknown as Plain<A>;
-}
 
 const BlockDelta = plain(function (this: Record<string, unknown>, index: number, delta: JsonObject) {
   this.type = 'content_block_delta';
@@ -60,11 +54,6 @@ const NOT_PLAIN = /["\\\u0000-\u001f]/;
 /** Of those, what needs the whole event through JSON.parse: a quote, or a control character (invalid raw). */
 const NOT_ESCAPED_ONLY = /["\u0000-\u001f]/;
 
-/**
- * From this length on, a V8 slice is a view that keeps the whole string it was cut from alive
- * (here the text of a network chunk); shorter slices are copies.
- */
-const VIEW_MIN_LENGTH = 13;
 
 /** Largest number of index digits read directly (exact in a double, far beyond any real index). */
 const MAX_INDEX_DIGITS = 9;
@@ -95,25 +84,9 @@ function readDelta(data: string): JsonObject | null {
     // One scan for the common case, a body taken as it is; the rest is rare.
     if (!NOT_PLAIN.test(raw)) return new BlockDelta(index, new Delta(detached(raw)));
     if (NOT_ESCAPED_ONLY.test(raw)) return null;
-    const value = unescape(raw);
+    const value = unescapeJsonString(raw);
     return value === null ? null : new BlockDelta(index, new Delta(value));
   }
   return null;
 }
 
-/**
- * The string as one of its own, as JSON.parse would return it, so that a delta a caller keeps does
- * not keep the chunk it came in. Slicing a concatenation makes V8 flatten it into a new string.
- */
-function detached(raw: string): string {
-  return raw.length < VIEW_MIN_LENGTH ? raw : ` ${raw}`.slice(1);
-}
-
-/** A quote-free string body with escapes, read by JSON.parse; null when it is not a valid one. */
-function unescape(raw: string): string | null {
-  try {
-    return JSON.parse(`"${raw}"`) as string;
-  } catch {
-    return null;
-  }
-}

@@ -1,4 +1,6 @@
 import { parseJsonObject, type JsonObject } from '../../wire/read-json';
+import { plain, unescapeJsonString } from '../kit/plain-json';
+import { detached } from '../../wire/detached-slice';
 
 // Gemini streams one whole GenerateContentResponse per token, compact and in a fixed key order:
 //   {"candidates":[{"content":{"parts":[{"text":"Hi"}],"role":"model"},"index":0}],
@@ -18,13 +20,6 @@ const AFTER_THOUGHT = ',"thought":true}],"role":"model"},"index":0}],';
 
 // Built with `new` on plain-prototype functions, never as literals: see parse-anthropic-event.ts
 // on V8 pretenuring objects of literals whose first objects happened to survive together.
-type Plain<A extends unknown[]> = new (...args: A) => JsonObject;
-
-function plain<A extends unknown[]>(construct: (this: Record<string, unknown>, ...args: A) => void): Plain<A> {
-  construct.prototype = Object.prototype;
-  return construct as unknown as Plain<A>;
-}
-
 const TextPart = plain(function (this: Record<string, unknown>, text: string) {
   this.text = text;
 });
@@ -51,8 +46,6 @@ function single(value: unknown): unknown[] {
   return array;
 }
 
-/** From this length on a V8 slice is a view keeping the whole string it was cut from alive. */
-const VIEW_MIN_LENGTH = 13;
 
 /** The longest run of chunks parsed whole after a rest changed before looking again. */
 const MAX_PAUSE = 64;
@@ -101,7 +94,7 @@ export class GeminiChunkReader {
     const rest = this.restOf(data, at);
     if (rest === null) return null;
     const raw = data.slice(start, end);
-    const text = raw.indexOf('\\') < 0 ? detached(raw) : unescape(raw);
+    const text = raw.indexOf('\\') < 0 ? detached(raw) : unescapeJsonString(raw);
     if (text === null) return null;
     const chunk = new Chunk(single(new Candidate(new Content(single(thought ? new ThoughtPart(text) : new TextPart(text))))));
     const target = chunk as Record<string, unknown>;
@@ -168,16 +161,3 @@ function closingQuote(data: string, from: number): number {
   return -1;
 }
 
-/** The string as one of its own, not a view keeping the network chunk alive. */
-function detached(raw: string): string {
-  return raw.length < VIEW_MIN_LENGTH ? raw : ` ${raw}`.slice(1);
-}
-
-/** A string body with escapes, read by JSON.parse; null when it is not a valid one. */
-function unescape(raw: string): string | null {
-  try {
-    return JSON.parse(`"${raw}"`) as string;
-  } catch {
-    return null;
-  }
-}

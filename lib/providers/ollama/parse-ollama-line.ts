@@ -1,4 +1,5 @@
 import { detached } from '../../wire/detached-slice';
+import { plain } from '../kit/plain-json';
 
 // Ollama serializes its per-token lines compactly and in a fixed key order:
 //   {"model":"qwen3","created_at":"2025-…Z","message":{"role":"assistant","content":"Hi"},"done":false}
@@ -12,14 +13,6 @@ import { detached } from '../../wire/detached-slice';
 // some survived young-generation collections together; per-token lines would then pile up there
 // as garbage until the next major collection. Objects made by `new` on an ordinary function start
 // young.
-
-type Plain<A extends unknown[]> = new (...args: A) => object;
-
-/** Makes `construct` build plain objects: its instances' prototype is Object.prototype. */
-function plain<A extends unknown[]>(construct: (this: Record<string, unknown>, ...args: A) => void): Plain<A> {
-  construct.prototype = Object.prototype;
-  return construct as unknown as Plain<A>;
-}
 
 const Line = plain(function (this: Record<string, unknown>, model: string, createdAt: string, message: object) {
   this.model = model;

@@ -1,4 +1,5 @@
 import { isJsonObject, parseJsonObject, type JsonObject } from '../../wire/read-json';
+import { plain } from '../kit/plain-json';
 
 // Every chunk of a Chat Completions stream repeats the same envelope around its delta:
 //   {"id":"chatcmpl-…","object":"chat.completion.chunk","created":…,"model":"…",
@@ -11,14 +12,6 @@ import { isJsonObject, parseJsonObject, type JsonObject } from '../../wire/read-
 //
 // Delta objects are built with `new` on plain-prototype constructors, never as object literals:
 // see parse-anthropic-event.ts on V8's allocation-site pretenuring of literals.
-
-type Plain<A extends unknown[]> = new (...args: A) => JsonObject;
-
-/** Makes `construct` build plain objects: its instances' prototype is Object.prototype. */
-function plain<A extends unknown[]>(construct: (this: Record<string, unknown>, ...args: A) => void): Plain<A> {
-  construct.prototype = Object.prototype;
-  return construct as unknown as Plain<A>;
-}
 
 const Content = plain(function (this: Record<string, unknown>, text: string) {
   this.content = text;

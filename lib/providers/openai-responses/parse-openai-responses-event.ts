@@ -1,4 +1,6 @@
 import { parseJsonObject, type JsonObject } from '../../wire/read-json';
+import { plain, unescapeJsonString } from '../kit/plain-json';
+import { detached } from '../../wire/detached-slice';
 
 // OpenAI serializes the per-token Responses events compactly and in a fixed key order:
 //   {"type":"response.output_text.delta","sequence_number":12,"item_id":"msg_…","output_index":1,
@@ -16,14 +18,6 @@ import { parseJsonObject, type JsonObject } from '../../wire/read-json';
 // literal and may start allocating all of a literal's later objects in the old generation
 // ("pretenuring") once some of them happened to survive young collections together; per-token
 // events would then pile up there. Objects made by `new` on an ordinary function start young.
-
-type Plain<A extends unknown[]> = new (...args: A) => JsonObject;
-
-/** Makes `construct` build plain objects: its instances' prototype is Object.prototype. */
-function plain<A extends unknown[]>(construct: (this: Record<string, unknown>, ...args: A) => void): Plain<A> {
-  construct.prototype = Object.prototype;
-  return construct as unknown as Plain<A>;
-}
 
 // Each takes the fields in wire order; `sequence` < 0, `logprobs` false and `obfuscation` null when absent.
 const ContentDelta = plain(function (this: Record<string, unknown>, type: string, sequence: number, itemId: string, outputIndex: number, index: number, delta: string, logprobs: boolean, obfuscation: string | null) {
@@ -65,11 +59,6 @@ const ItemDelta = plain(function (this: Record<string, unknown>, type: string, s
 const COMPACT_DELTA =
   /^\{"type":"response\.(output_text|reasoning_summary_text|function_call_arguments|reasoning_text|custom_tool_call_input)\.delta"(?:,"sequence_number":(0|[1-9]\d{0,8}))?,"item_id":"([^"\\\x00-\x1f]*)","output_index":(0|[1-9]\d{0,8})(?:,"(content_index|summary_index)":(0|[1-9]\d{0,8}))?,"delta":"((?:[^"\\\x00-\x1f]|\\.)*)"(,"logprobs":\[\])?(?:,"obfuscation":"([^"\\\x00-\x1f]*)")?\}$/;
 
-/**
- * From this length on, a V8 substring is a view that keeps the whole string it was cut from alive
- * (here the frame's data, itself cut from a network chunk); shorter ones are copies.
- */
-const VIEW_MIN_LENGTH = 13;
 
 /**
  * The last item id read: the next event of the same item gets the same string instead of a copy
@@ -90,7 +79,7 @@ function readDelta(data: string): JsonObject | null {
   const match = COMPACT_DELTA.exec(data);
   if (match === null) return null;
   const [, kind, sequence, itemId, outputIndex, indexKey, index, rawDelta, logprobs, obfuscation] = match;
-  const delta = rawDelta.includes('\\') ? unescape(rawDelta) : detached(rawDelta);
+  const delta = rawDelta.includes('\\') ? unescapeJsonString(rawDelta) : detached(rawDelta);
   if (delta === null) return null;
   const seq = sequence === undefined ? -1 : Number(sequence);
   const id = sameItemId(itemId);
@@ -118,19 +107,3 @@ function sameItemId(itemId: string): string {
   return lastItemId;
 }
 
-/**
- * The string as one of its own, as JSON.parse would return it, so that a value a caller keeps does
- * not keep the chunk it came in. Slicing a concatenation makes V8 flatten it into a new string.
- */
-function detached(raw: string): string {
-  return raw.length < VIEW_MIN_LENGTH ? raw : ` ${raw}`.slice(1);
-}
-
-/** A string body with escapes and no unescaped quote, read by JSON.parse; null when it is not a valid one. */
-function unescape(raw: string): string | null {
-  try {
-    return JSON.parse(`"${raw}"`) as string;
-  } catch {
-    return null;
-  }
-}
