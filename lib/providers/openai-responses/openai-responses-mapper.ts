@@ -15,22 +15,9 @@ import { DoneItemKey } from './done-item-key';
 import { outputItemPart } from './output-item-part';
 import { parseOpenAIResponsesEvent } from './parse-openai-responses-event';
 import { StreamedTextLedger } from './streamed-text-ledger';
+import { customCallAttributes, isClientToolCall, itemAttributes } from './item-attributes';
 
 type Fragment = 'text' | 'thinking';
-
-function isClientToolCall(type: unknown): boolean {
-  return type === 'function_call' || type === 'custom_tool_call';
-}
-
-/** The attributes of the part of output item `id`: `itemId`, which replay needs; none without an id. */
-function itemAttributes(id: string | null): PartAttributes | undefined {
-  return id === null ? undefined : Object.freeze({ itemId: id });
-}
-
-/** The attributes of a custom tool call's part: `itemType` tells replay to send a `custom_tool_call` back. */
-function customCallAttributes(id: string): PartAttributes {
-  return Object.freeze({ itemId: id, itemType: 'custom_tool_call' });
-}
 
 /**
  * Maps OpenAI Responses stream events (`event: response.*` SSE) to handler callbacks.
