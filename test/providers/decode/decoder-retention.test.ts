@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { execFileSync } from 'child_process';
 import { join } from 'path';
+import { runHeapScript } from '../../support/heap-script';
 
 // What a decoder holds between reads is its own: an idle stream keeps the fragment of the line
 // (or the open event) it was cut off in, never the whole network chunk that fragment came from.
@@ -20,8 +20,7 @@ function retainedMiB(factory: string, body: string): number {
     gc();
     process.stdout.write(String((process.memoryUsage().heapUsed - before) / 2 ** 20) + ' ' + kept.length);
   `;
-  const out = execFileSync(process.execPath, ['--expose-gc', '-r', 'ts-node/register/transpile-only', '-e', script], { cwd: join(__dirname, '../../..'), encoding: 'utf8' });
-  const [mib, count] = out.trim().split(' ').map(Number);
+  const [mib, count] = runHeapScript(script).map(Number);
   expect(count).to.equal(100);
   return mib;
 }

@@ -1,9 +1,9 @@
 import { expect } from 'chai';
-import { execFileSync } from 'child_process';
 import { join } from 'path';
 import fc from 'fast-check';
 import sinon from 'sinon';
 import { GeminiChunkReader } from '../../../lib/providers/gemini/parse-gemini-chunk';
+import { runHeapScript } from '../../support/heap-script';
 
 /** What the chunk reader must always equal: JSON.parse, undefined unless it yields a plain object. */
 function reference(data: string): unknown {
@@ -111,8 +111,7 @@ describe('GeminiChunkReader', () => {
       gc();
       process.stdout.write(String((process.memoryUsage().heapUsed - before) / 2 ** 20) + ' ' + kept.length);
     `;
-    const out = execFileSync(process.execPath, ['--expose-gc', '-r', 'ts-node/register/transpile-only', '-e', script], { cwd: join(__dirname, '../../..'), encoding: 'utf8' });
-    const [retainedMiB, count] = out.trim().split(' ').map(Number);
+    const [retainedMiB, count] = runHeapScript(script).map(Number);
     expect(count).to.equal(300);
     expect(retainedMiB).to.be.below(5);
   });

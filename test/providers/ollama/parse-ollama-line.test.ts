@@ -1,11 +1,11 @@
 import { expect } from 'chai';
-import { execFileSync } from 'child_process';
 import { readFileSync } from 'fs';
 import { join } from 'path';
 import fc from 'fast-check';
 import sinon from 'sinon';
 import { parseOllamaLine } from '../../../lib/providers/ollama/parse-ollama-line';
 import { fixturesAvailable } from '../shared/fixture-support';
+import { runHeapScript } from '../../support/heap-script';
 
 type Outcome = { readonly value: unknown } | { readonly thrown: string };
 
@@ -110,8 +110,7 @@ describe('parseOllamaLine', () => {
       gc();
       process.stdout.write(String((process.memoryUsage().heapUsed - before) / 2 ** 20) + ' ' + kept.filter((l) => l.message.thinking.length === 39).length);
     `;
-    const out = execFileSync(process.execPath, ['--expose-gc', '-r', 'ts-node/register/transpile-only', '-e', script], { cwd: join(__dirname, '../../..'), encoding: 'utf8' });
-    const [retainedMiB, count] = out.trim().split(' ').map(Number);
+    const [retainedMiB, count] = runHeapScript(script).map(Number);
     expect(count).to.equal(300);
     expect(retainedMiB).to.be.below(5);
   });

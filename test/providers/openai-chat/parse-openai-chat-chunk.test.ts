@@ -1,9 +1,9 @@
 import { expect } from 'chai';
-import { execFileSync } from 'child_process';
 import { join } from 'path';
 import fc from 'fast-check';
 import sinon from 'sinon';
 import { OpenAIChatChunkReader } from '../../../lib/providers/openai-chat/parse-openai-chat-chunk';
+import { runHeapScript } from '../../support/heap-script';
 
 /** What the reader must always equal: JSON.parse, undefined unless it yields a plain object. */
 function reference(data: string): unknown {
@@ -204,8 +204,7 @@ describe('OpenAIChatChunkReader', () => {
       gc();
       process.stdout.write(String((process.memoryUsage().heapUsed - before) / 2 ** 20) + ' ' + kept.length + ' ' + kept[599] + ' ' + readers.length);
     `;
-    const out = execFileSync(process.execPath, ['--expose-gc', '-r', 'ts-node/register/transpile-only', '-e', script], { cwd: join(__dirname, '../../..'), encoding: 'utf8' });
-    const [retainedMiB, count, last, readers] = out.trim().split(' ');
+    const [retainedMiB, count, last, readers] = runHeapScript(script);
     expect(Number(count)).to.equal(600);
     expect(Number(readers)).to.equal(300);
     expect(last).to.equal('abcdefghijklmnopq');

@@ -1,9 +1,9 @@
 import { expect } from 'chai';
-import { execFileSync } from 'child_process';
 import { join } from 'path';
 import fc from 'fast-check';
 import sinon from 'sinon';
 import { parseOpenAIResponsesEvent } from '../../../lib/providers/openai-responses/parse-openai-responses-event';
+import { runHeapScript } from '../../support/heap-script';
 
 /** What the event parser must always equal: JSON.parse, undefined unless it yields a plain object. */
 function reference(data: string): unknown {
@@ -131,8 +131,7 @@ describe('parseOpenAIResponsesEvent', () => {
       const ok = kept.every((e, i) => e.delta.endsWith(String(i).padStart(3, '0')) && e.obfuscation.length === 15 && e.item_id.length === 19);
       process.stdout.write(String((process.memoryUsage().heapUsed - before) / 2 ** 20) + ' ' + kept.length + ' ' + ok);
     `;
-    const out = execFileSync(process.execPath, ['--expose-gc', '-r', 'ts-node/register/transpile-only', '-e', script], { cwd: join(__dirname, '../../..'), encoding: 'utf8' });
-    const [retainedMiB, count, ok] = out.trim().split(' ');
+    const [retainedMiB, count, ok] = runHeapScript(script);
     expect([Number(count), ok]).to.deep.equal([300, 'true']);
     expect(Number(retainedMiB)).to.be.below(5);
   });
