@@ -1,6 +1,6 @@
 /**
- * How a guarded wait ended without its promise's value: its promise failed (`error`), the stream
- * was cancelled (`stopped`), the wait outlasted the idle timeout (`idle`) or the whole stream its
+ * How a wait on the transport was interrupted: its promise failed (`error`), the stream was
+ * cancelled (`stopped`), the wait outlasted the idle timeout (`idle`) or the whole stream its
  * deadline (`deadline`).
  */
 export type Interrupted =
@@ -9,25 +9,9 @@ export type Interrupted =
   | { readonly type: 'idle' }
   | { readonly type: 'deadline' };
 
-/** How a guarded wait ended: with its promise's value, or interrupted. */
-export type Guarded<T> = { readonly type: 'value'; readonly value: T } | Interrupted;
-
-/**
- * Every `Interrupted` a guard hands out is one of these (a class no value from a transport can be
- * an instance of), so a wait answers with the value itself and `isInterrupted` tells the two apart.
- */
-class Interruption {
-  constructor(
-    readonly type: Interrupted['type'],
-    readonly error: unknown = undefined,
-  ) {
-    Object.freeze(this);
-  }
-}
-
-/** True when a guarded wait was interrupted rather than given its promise's value. */
-export function isInterrupted(outcome: unknown): outcome is Interrupted {
-  return outcome instanceof Interruption;
+/** A wait's promise failed with `error`. */
+export function failedWait(error: unknown): Interrupted {
+  return Object.freeze({ type: 'error', error });
 }
 
 /** The two limits a `StreamGuard` watches, in milliseconds; each off when absent. */
@@ -38,85 +22,92 @@ export interface GuardLimits {
   readonly timeoutMs?: number | undefined;
 }
 
-const STOPPED = new Interruption('stopped') as Interrupted;
-const IDLE = new Interruption('idle') as Interrupted;
-const DEADLINE = new Interruption('deadline') as Interrupted;
+const STOPPED: Interrupted = Object.freeze({ type: 'stopped' });
+const IDLE: Interrupted = Object.freeze({ type: 'idle' });
+const DEADLINE: Interrupted = Object.freeze({ type: 'deadline' });
 
 /** A monotonic clock (a wall-clock step must not fire or stretch a timeout); browsers have it too. */
 const now = (): number => performance.now();
 
 /**
- * Waits on a stream's transport (the request, each read) while watching three other ways out: the
+ * Watches a stream's waits on its transport (the request, each read) for three ways out: the
  * stream's cancel (`stop()`), an idle timeout and a deadline. The idle timeout runs only while a
- * wait is pending and starts from zero at each wait, so time the caller spends between waits
- * (inside the handler's callbacks) never counts; the deadline runs from the guard's creation
- * whatever happens. Once a limit is reached or the guard is stopped, every later wait ends at once
- * with it. One wait at a time. Holding a single resolver (rather than racing against a long-lived
- * promise) keeps a long stream from piling up reactions, one per read; the reactions are made once
- * per guard, so a wait costs one promise and one reaction.
+ * wait is pending and starts from zero at each wait, so time spent between waits (inside the
+ * handler's callbacks) never counts; the deadline runs from the guard's creation whatever happens.
+ * An interruption is final: the first one is kept, and every later wait ends at once with it.
+ *
+ * The guard never wraps the transport's promises (a promise and a reaction per read would be most
+ * of what a read costs). The reader awaits the transport itself between `begin()` and `end()`;
+ * an interruption that comes while it waits settles `interrupted`, which the reader's owner races
+ * against the reading, and `end()` then tells the reader to drop what it got and stop.
  */
 export class StreamGuard {
-  private settle: ((outcome: unknown) => void) | null = null;
+  /** Settles with the interruption that came while a wait was pending (never otherwise). */
+  readonly interrupted: Promise<Interrupted>;
+  private wake: ((outcome: Interrupted) => void) | null = null;
   private readonly idleTimeoutMs: number | undefined;
   /** `performance.now()` past which the deadline is reached; Infinity when there is none. */
   private readonly deadlineAt: number;
   /** Whether a wait reads the clock at all (a limit is set). */
   private readonly clocked: boolean;
-  /** True once the stream was cancelled. */
-  private stopped = false;
+  /** The interruption, once there is one. */
+  private reason: Interrupted | null = null;
+  /** True while a wait is pending (between `begin` and `end`). */
+  private waiting = false;
+  /** True once `interrupted` settled. */
+  private woke = false;
   /** When the pending wait started, or -1 between waits. */
   private waitStart = -1;
   private idleTimer: ReturnType<typeof setTimeout> | undefined;
   private deadlineTimer: ReturnType<typeof setTimeout> | undefined;
-  /** The limit that was reached (`idle` or `deadline`), once one was. */
-  private expired: Interrupted | null = null;
   private readonly onIdleTimer = (): void => this.idleTimerFired();
-  private readonly take = (resolve: (outcome: unknown) => void): void => {
-    this.settle = resolve;
-  };
-  // Made once: a promise that settles after its wait was interrupted finds no wait to end, since
-  // an interruption (a cancel, a limit) is final and every later wait ends without one.
-  private readonly onValue = (value: unknown): void => this.interrupt(value);
-  private readonly onError = (error: unknown): void => this.interrupt(new Interruption('error', error));
 
   constructor(limits: GuardLimits = {}) {
+    this.interrupted = new Promise((resolve) => {
+      this.wake = resolve;
+    });
     this.idleTimeoutMs = limits.idleTimeoutMs;
     const timeoutMs = limits.timeoutMs;
     this.clocked = this.idleTimeoutMs !== undefined || timeoutMs !== undefined;
     this.deadlineAt = timeoutMs === undefined ? Infinity : now() + timeoutMs;
-    if (timeoutMs !== undefined) this.deadlineTimer = setTimeout(() => this.expire(DEADLINE), timeoutMs);
+    if (timeoutMs !== undefined) this.deadlineTimer = setTimeout(() => this.interrupt(DEADLINE), timeoutMs);
   }
 
   /**
-   * Settles with the promise's value, or with an `Interrupted` (see `isInterrupted`): its error, or
-   * earlier `stopped`, `idle` or `deadline`. The value itself, not wrapped: a read costs nothing more.
+   * A wait starts: null, or the interruption already reached (then there is nothing to wait
+   * for). After null, call `end()` once the awaited promise settles, whichever way.
    */
-  wait<T>(promise: Promise<T>): Promise<T | Interrupted> {
-    if (this.clocked && this.expired === null) {
+  begin(): Interrupted | null {
+    if (this.clocked && this.reason === null) {
       const start = now();
       // Checked here too, not only by the timer: reads that resolve without yielding to the event
       // loop would otherwise keep the deadline timer from ever running.
-      if (start >= this.deadlineAt) this.expire(DEADLINE);
+      if (start >= this.deadlineAt) this.interrupt(DEADLINE);
       this.waitStart = start;
       // The idle timer is re-armed lazily: one left running from an earlier wait checks, when it
       // fires, how long the current wait has lasted (a timer per read would cost on every token).
       if (this.idleTimeoutMs !== undefined && this.idleTimer === undefined) this.idleTimer = setTimeout(this.onIdleTimer, this.idleTimeoutMs);
     }
-    if (this.stopped || this.expired !== null) {
+    if (this.reason !== null) {
       this.waitStart = -1;
-      // Nobody waits for this promise any more; a late failure of it must not go unhandled.
-      promise.catch(() => undefined);
-      return Promise.resolve(this.expired ?? STOPPED);
+      return this.reason;
     }
-    const outcome = new Promise<unknown>(this.take);
-    promise.then(this.onValue, this.onError);
-    return outcome as Promise<T | Interrupted>;
+    this.waiting = true;
+    return null;
   }
 
-  /** The stream was cancelled: the pending wait ends with `stopped`, and so does every later one (idempotent). */
+  /**
+   * The awaited promise settled. True when the wait was interrupted first (the interruption went
+   * to `interrupted`): the reader drops what it got and stops.
+   */
+  end(): boolean {
+    this.waiting = false;
+    this.waitStart = -1;
+    return this.woke;
+  }
+
+  /** The stream was cancelled: a pending wait ends with `stopped`, and so does every later one (idempotent). */
   stop(): void {
-    if (this.stopped) return;
-    this.stopped = true;
     this.interrupt(STOPPED);
   }
 
@@ -126,31 +117,27 @@ export class StreamGuard {
     clearTimeout(this.deadlineTimer);
     this.idleTimer = undefined;
     this.deadlineTimer = undefined;
-    this.settle = null;
   }
 
   private idleTimerFired(): void {
     this.idleTimer = undefined;
     const idleTimeoutMs = this.idleTimeoutMs;
     // Between waits nothing is timed; the next wait arms a timer again.
-    if (this.waitStart < 0 || idleTimeoutMs === undefined || this.expired !== null) return;
+    if (this.waitStart < 0 || idleTimeoutMs === undefined || this.reason !== null) return;
     const remaining = idleTimeoutMs - (now() - this.waitStart);
-    if (remaining <= 0) this.expire(IDLE);
+    if (remaining <= 0) this.interrupt(IDLE);
     else this.idleTimer = setTimeout(this.onIdleTimer, remaining);
   }
 
-  private expire(limit: Interrupted): void {
-    if (this.expired !== null) return;
-    this.expired = limit;
-    this.interrupt(limit);
-  }
-
-  /** Ends the pending wait (if any) with `outcome`. */
-  private interrupt(outcome: unknown): void {
-    const settle = this.settle;
-    if (settle === null) return;
-    this.settle = null;
+  /** Records the first interruption, and tells it at once when a wait is pending. */
+  private interrupt(outcome: Interrupted): void {
+    if (this.reason !== null) return;
+    this.reason = outcome;
     this.waitStart = -1;
-    settle(outcome);
+    const wake = this.wake;
+    if (!this.waiting || wake === null) return;
+    this.wake = null;
+    this.woke = true;
+    wake(outcome);
   }
 }

@@ -15,9 +15,21 @@ import { interruptionError, streamOutcome } from './run-outcome';
 import { RunState } from './run-state';
 import { SafeHandler } from './safe-handler';
 import { StreamController } from './stream-controller';
-import { isInterrupted, StreamGuard, type Interrupted } from './stream-guard';
+import { failedWait, StreamGuard, type Interrupted } from './stream-guard';
 import type { OpenStream, StreamLimits, StreamOutcome } from './stream-options';
 import type { AnyStreamMapper, FramedDecoder } from './wire-plan';
+
+/** How a failed read and a failed request are introduced in the network error. */
+const READ_FAILED = 'The connection failed while reading the stream';
+const OPEN_FAILED = 'The request failed';
+
+/** What one read tells the read loop: read on, finish (the mapper's end, then the truncation check), or quit (already reported). */
+type Step = 0 | 1 | 2;
+const READ_ON: Step = 0;
+const FINISH: Step = 1;
+const QUIT: Step = 2;
+
+const ignore = (): void => undefined;
 
 /**
  * One run of the driver: the handler chain (user ← SafeHandler ← PartsBridge ←
@@ -39,12 +51,19 @@ export class StreamRun {
   private guard: StreamGuard | null = null;
   private reader: ChunkReader | null = null;
   private mapper: AnyStreamMapper | null = null;
+  private readonly text = new Utf8Decoder();
+  /** The plan until the format is known; then the format's own decoder. */
+  private frameDecoder: FrameDecoder<WireFrame>;
+  private framePump: FramePump | null = null;
+  /** The source ended inside a frame. */
+  private truncatedFrame = false;
 
   constructor(
     handler: StreamingChatResponseHandler,
     private readonly limits: StreamLimits,
     private readonly decoder: FramedDecoder,
   ) {
+    this.frameDecoder = decoder;
     this.controller = new StreamController(limits.signal, this.state);
     this.safe = new SafeHandler(handler, this.controller);
     this.bridge = new PartsBridge(this.safe);
@@ -69,7 +88,16 @@ export class StreamRun {
   async run(source: OpenStream | ChunkReader): Promise<StreamOutcome> {
     if (typeof source !== 'function') this.reader = source;
     try {
-      if (!this.state.cancelled) await this.pump(source);
+      if (!this.state.cancelled) {
+        // Created at the call (run() reaches here synchronously), so the deadline counts from it.
+        const guard = new StreamGuard(this.limits);
+        this.guard = guard;
+        this.controller.listen(guard);
+        // A wait interrupted by a cancel or a limit ends the run at once; the pump, still awaiting
+        // the transport, stops without a word whenever that settles (see StreamGuard.end).
+        const woken = await Promise.race([this.pump(guard, source), guard.interrupted]);
+        if (woken !== undefined) this.interrupted(woken, READ_FAILED);
+      }
     } catch (error) {
       // Only a defect gets here (the mapper and the handler chain are guarded); still one onError,
       // and the promise still resolves.
@@ -87,69 +115,107 @@ export class StreamRun {
     return streamOutcome(this.state, this.bridge.partialResponse(), () => mapper?.metadataSoFar?.());
   }
 
-  private async pump(source: OpenStream | ChunkReader): Promise<void> {
-    // Created at the call (run() reaches here synchronously), so the deadline counts from it.
-    const guard = new StreamGuard(this.limits);
-    this.guard = guard;
-    this.controller.listen(guard);
+  /**
+   * Reads the source to its end. The loop holds nothing of a read's work across the next read (a
+   * chunk's frames held there would outlive a minor collection, and V8 would start allocating
+   * every frame list in the old generation); that work is `take`, a plain call.
+   */
+  private async pump(guard: StreamGuard, source: OpenStream | ChunkReader): Promise<void> {
     const reader = typeof source === 'function' ? await this.open(guard, source) : source;
     if (reader === null) return;
-    const text = new Utf8Decoder();
-    const plan = this.decoder;
-    // The plan until the format is known; then the format's own decoder, called directly.
-    let decoder: FrameDecoder<WireFrame> = plan;
-    let pump: FramePump | null = null;
-    let truncatedFrame = false;
-    for (;;) {
-      const read = await guard.wait(reader.read());
-      if (isInterrupted(read)) {
-        this.interrupted(read, 'The connection failed while reading the stream');
-        return;
-      }
-      let frames: readonly WireFrame[];
-      let last: readonly WireFrame[] | null = null;
+    let step: Step = READ_ON;
+    while (step === READ_ON) {
+      // The read is asked for first, then the limits checked: a source that makes its data as it is
+      // asked (and never yields to the event loop) is held to the deadline at that data.
+      let reading: Promise<IteratorResult<Uint8Array | string, unknown>>;
       try {
-        if (read.done) {
-          this.state.markSourceEnded();
-          frames = decoder.feed(text.end());
-          const end = decoder.flush();
-          last = end.frames;
-          truncatedFrame = end.truncatedFrame;
-        } else {
-          frames = decoder.feed(text.decode(read.value));
-        }
+        reading = reader.read();
       } catch (error) {
-        this.fail(new StreamError('format', describeError(error), { cause: error }));
+        reading = Promise.reject(error);
+      }
+      const early = guard.begin();
+      if (early !== null) {
+        // Nobody waits for this read any more; a late failure of it must not go unhandled.
+        reading.catch(ignore);
+        this.interrupted(early, READ_FAILED);
         return;
       }
-      if (pump === null && plan.framing !== null) {
-        const mapper = plan.createMapper();
-        this.mapper = mapper;
-        pump = new FramePump(frameDelivery(plan.framing, mapper, this.tracker, this.target, this.raw), this.state, this.safe, (error) => this.fail(error));
-        decoder = plan.frameDecoder ?? plan;
-      }
-      if (pump !== null) {
-        let stop = pump.deliverAll(frames);
-        if (typeof stop !== 'boolean') stop = await stop;
-        if (!stop && last !== null) {
-          stop = pump.deliverAll(last);
-          if (typeof stop !== 'boolean') stop = await stop;
-        }
-        if (stop) {
-          truncatedFrame = false;
-          break;
-        }
-      }
-      // After the delivery: the frames completed before a failure (a frame over the limit) count.
-      if (decoder.failure !== null) {
-        this.fail(decoder.failure);
+      let read: IteratorResult<Uint8Array | string, unknown>;
+      try {
+        read = await reading;
+      } catch (error) {
+        if (!guard.end()) this.interrupted(failedWait(error), READ_FAILED);
         return;
       }
-      if (last !== null || decoder.ended) break;
+      if (guard.end()) return;
+      const next = this.take(read);
+      step = typeof next === 'number' ? next : await next;
     }
+    if (step === QUIT) return;
     // The callbacks of the last frames finish before the mapper's pending completions follow them.
     if (this.safe.busy) await this.safe.drained();
-    this.end(truncatedFrame);
+    this.end(this.truncatedFrame);
+  }
+
+  /** Decodes one read and delivers its frames; a promise only when a callback's promise is pending. */
+  private take(read: IteratorResult<Uint8Array | string, unknown>): Step | Promise<Step> {
+    let frames: readonly WireFrame[];
+    let last: readonly WireFrame[] | null = null;
+    try {
+      if (read.done) {
+        this.state.markSourceEnded();
+        frames = this.frameDecoder.feed(this.text.end());
+        const end = this.frameDecoder.flush();
+        last = end.frames;
+        this.truncatedFrame = end.truncatedFrame;
+      } else {
+        frames = this.frameDecoder.feed(this.text.decode(read.value));
+      }
+    } catch (error) {
+      this.fail(new StreamError('format', describeError(error), { cause: error }));
+      return QUIT;
+    }
+    let pump = this.framePump;
+    const plan = this.decoder;
+    if (pump === null && plan.framing !== null) {
+      const mapper = plan.createMapper();
+      this.mapper = mapper;
+      pump = new FramePump(frameDelivery(plan.framing, mapper, this.tracker, this.target, this.raw), this.state, this.safe, (error) => this.fail(error));
+      this.framePump = pump;
+      // The plan until the format is known; then the format's own decoder, called directly.
+      this.frameDecoder = plan.frameDecoder ?? plan;
+    }
+    if (pump === null) return this.afterDelivery(false, last);
+    const stop = pump.deliverAll(frames);
+    if (typeof stop !== 'boolean') return this.deliverLater(pump, stop, last);
+    if (stop || last === null) return this.afterDelivery(stop, last);
+    const stopAtEnd = pump.deliverAll(last);
+    return typeof stopAtEnd === 'boolean' ? this.afterDelivery(stopAtEnd, last) : this.deliverLater(pump, stopAtEnd, null, last);
+  }
+
+  /** `take` once a callback's promise is pending: the rest waits for it. */
+  private async deliverLater(pump: FramePump, pending: Promise<boolean>, rest: readonly WireFrame[] | null, last = rest): Promise<Step> {
+    let stop = await pending;
+    if (!stop && rest !== null) {
+      const more = pump.deliverAll(rest);
+      stop = typeof more === 'boolean' ? more : await more;
+    }
+    return this.afterDelivery(stop, last);
+  }
+
+  /** Where reading goes after a read's frames were delivered (`stop`: the delivery ended the stream). */
+  private afterDelivery(stop: boolean, last: readonly WireFrame[] | null): Step {
+    if (stop) {
+      this.truncatedFrame = false;
+      return FINISH;
+    }
+    // After the delivery: the frames completed before a failure (a frame over the limit) count.
+    const decoder = this.frameDecoder;
+    if (decoder.failure !== null) {
+      this.fail(decoder.failure);
+      return QUIT;
+    }
+    return last !== null || decoder.ended ? FINISH : READ_ON;
   }
 
   /**
@@ -172,19 +238,25 @@ export class StreamRun {
   private async open(guard: StreamGuard, open: OpenStream): Promise<ChunkReader | null> {
     const transport = new AbortController();
     this.transport = transport;
-    const opening = Promise.resolve().then(() => open(transport.signal));
-    const opened = await guard.wait(opening);
-    if (!isInterrupted(opened)) {
-      this.reader = opened;
-      return opened;
+    const early = guard.begin();
+    if (early !== null) {
+      this.interrupted(early, OPEN_FAILED);
+      return null;
     }
-    // A response that arrives after a cancel or a timeout is let go at once.
-    opening.then(
-      (reader) => reader.cancel(),
-      () => undefined,
-    );
-    this.interrupted(opened, 'The request failed');
-    return null;
+    let reader: ChunkReader;
+    try {
+      reader = await Promise.resolve().then(() => open(transport.signal));
+    } catch (error) {
+      if (!guard.end()) this.interrupted(failedWait(error), OPEN_FAILED);
+      return null;
+    }
+    if (guard.end()) {
+      // A response that arrives after a cancel or a timeout is let go at once.
+      reader.cancel();
+      return null;
+    }
+    this.reader = reader;
+    return reader;
   }
 
   private interrupted(outcome: Interrupted, failedWhat: string): void {

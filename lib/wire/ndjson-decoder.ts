@@ -1,6 +1,7 @@
 import type { StreamError } from '../handler/stream-error';
 import { frameTooLarge, type FrameDecoder, type FrameDecoderEnd, type NdjsonLine } from './frame-decoder';
 import { detachedSlice } from './detached-slice';
+import { freshArray } from './fresh-array';
 import { isBlank } from './is-blank';
 
 const NO_LINES: readonly NdjsonLine[] = Object.freeze([]);
@@ -8,12 +9,24 @@ const NO_LINES: readonly NdjsonLine[] = Object.freeze([]);
 /** Reads one line's JSON: `JSON.parse`, or a parser that returns what it returns and throws where it throws. */
 export type NdjsonLineParser = (text: string) => unknown;
 
+// Classes rather than object literals, for the reason `freshArray` gives (V8 pretenures literals,
+// not class instances); readonly by type, not frozen (freezing one object per line is measurable).
+class ParsedLine {
+  readonly ok = true as const;
+  constructor(readonly value: unknown) {}
+}
+
+class UnparsedLine {
+  readonly ok = false as const;
+  constructor(readonly text: string) {}
+}
+
 function parseLine(text: string, parse: NdjsonLineParser): NdjsonLine | null {
   if (isBlank(text)) return null;
   try {
-    return Object.freeze({ ok: true as const, value: parse(text) });
+    return new ParsedLine(parse(text));
   } catch {
-    return Object.freeze({ ok: false as const, text });
+    return new UnparsedLine(text);
   }
 }
 
@@ -58,7 +71,7 @@ class NdjsonDecoder implements FrameDecoder<NdjsonLine> {
       if (text !== '') this.hold(text);
       return NO_LINES;
     }
-    const out: NdjsonLine[] = [];
+    const out: NdjsonLine[] = freshArray();
     let start = 0;
     while (lf !== -1) {
       const raw = this.completeLine(text.slice(start, lf));
@@ -81,7 +94,9 @@ class NdjsonDecoder implements FrameDecoder<NdjsonLine> {
     const line = parseLine(tail, this.parse);
     if (line === null) return { frames: NO_LINES, truncatedFrame: false };
     if (!line.ok) return { frames: NO_LINES, truncatedFrame: true };
-    return { frames: [line], truncatedFrame: false };
+    const frames: NdjsonLine[] = freshArray();
+    frames.push(line);
+    return { frames, truncatedFrame: false };
   }
 
   private fail(): void {

@@ -2,6 +2,7 @@ import type { StreamError } from '../handler/stream-error';
 import type { SseFrame } from '../wire/types';
 import { frameTooLarge, type FrameDecoder, type FrameDecoderEnd } from './frame-decoder';
 import { detached, detachedSlice } from './detached-slice';
+import { freshArray } from './fresh-array';
 import { isBlank } from './is-blank';
 
 /** The data of the sentinel frame that ends an OpenAI-style SSE stream. */
@@ -66,7 +67,7 @@ export function createSseDecoder(maxFrameBytes: number = Infinity): FrameDecoder
 
 /** `createSseDecoder`'s decoder: a class, so a stream's decoder is one object of a shared shape. */
 class SseDecoder implements FrameDecoder<SseFrame> {
-  private out: SseFrame[] = [];
+  private out: SseFrame[] = freshArray();
   ended = false;
   failure: StreamError | null = null;
   // The event being read, and the characters of its lines so far (for maxFrameBytes).
@@ -251,7 +252,7 @@ class SseDecoder implements FrameDecoder<SseFrame> {
   private take(): readonly SseFrame[] {
     if (this.out.length === 0) return NO_FRAMES;
     const frames = this.out;
-    this.out = [];
+    this.out = freshArray();
     return frames;
   }
 }

@@ -278,6 +278,63 @@ describe('consumeStream', () => {
       expect(source.returned).to.equal(true);
     });
 
+    /** A source whose second read waits until the test settles it, with data or with a failure. */
+    function heldSource(): { source: AsyncIterable<string>; settle(outcome: { data: string } | { error: Error }): void } {
+      let settle: (outcome: { data: string } | { error: Error }) => void = () => undefined;
+      let reads = 0;
+      const source: AsyncIterable<string> = {
+        [Symbol.asyncIterator]: () => ({
+          next: (): Promise<IteratorResult<string>> => {
+            reads++;
+            if (reads === 1) return Promise.resolve({ done: false, value: hello });
+            return new Promise((resolve, reject) => {
+              settle = (outcome) => ('error' in outcome ? reject(outcome.error) : resolve({ done: false, value: outcome.data }));
+            });
+          },
+          return: () => Promise.resolve({ done: true, value: undefined }),
+        }),
+      };
+      return { source, settle: (outcome) => settle(outcome) };
+    }
+
+    for (const late of [{ data: 'data: {"text":"late"}\n\ndata: {"stop":true}\n\n' }, { error: new Error('connection reset after the cancel') }]) {
+      it(`delivers and reports nothing when a read pending at the cancel settles afterwards (${'data' in late ? 'with data' : 'with a failure'})`, async () => {
+        const handler = recordingHandler();
+        const controller = new AbortController();
+        const held = heldSource();
+        const unhandled = sinon.spy();
+        process.on('unhandledRejection', unhandled);
+        try {
+          const mapper = new TinyMapper(true);
+          const pending = drive(held.source, handler, { signal: controller.signal, mapper });
+          await new Promise((resolve) => setImmediate(resolve));
+          controller.abort();
+          const outcome = await pending;
+          expect(outcome.status).to.equal('cancelled');
+          held.settle(late);
+          await new Promise((resolve) => setImmediate(resolve));
+          await new Promise((resolve) => setImmediate(resolve));
+          expect(handler.calls.map((call) => call.on)).to.deep.equal(['partialResponse', 'partialResponse']);
+          expect(mapper.seen, 'the mapper sees nothing after the cancel').to.have.length(2);
+          expect(unhandled.called, 'no unhandled rejection').to.equal(false);
+        } finally {
+          process.off('unhandledRejection', unhandled);
+        }
+      });
+    }
+
+    it('delivers nothing when a read pending at an idle timeout settles afterwards', async () => {
+      const handler = recordingHandler();
+      const held = heldSource();
+      const mapper = new TinyMapper(true);
+      const outcome = await drive(held.source, handler, { idleTimeoutMs: 20, mapper });
+      expect(outcome.status).to.equal('failed');
+      held.settle({ data: 'data: {"text":"late"}\n\ndata: {"stop":true}\n\n' });
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(mapper.seen, 'the mapper sees nothing after the timeout').to.have.length(2);
+      expect(handler.calls.map((call) => (call.on === 'error' ? `error ${(call as { kind?: string }).kind ?? ''}` : call.on))).to.deep.equal(['partialResponse', 'partialResponse', 'error timeout']);
+    });
+
     it('reads nothing when the signal is aborted before the start', async () => {
       const handler = recordingHandler();
       const source = trackedSource([hello]);
