@@ -1,7 +1,7 @@
 import type { StreamError } from '../handler/stream-error';
 import type { SseFrame } from '../wire/types';
 import { frameTooLarge, type FrameDecoder, type FrameDecoderEnd } from './frame-decoder';
-import { detached, detachedSlice } from './detached-slice';
+import { detachedFrom, detachedSlice } from './detached-slice';
 import { freshArray } from './fresh-array';
 import { isBlank } from './is-blank';
 
@@ -117,7 +117,7 @@ class SseDecoder implements FrameDecoder<SseFrame> {
       if (cr !== -1 && cr < start) cr = text.indexOf('\r', start);
     }
     if (start < text.length) this.lines(text, start, lf, cr);
-    if (this.cutFromText) this.keepOwnStrings();
+    if (this.cutFromText) this.keepOwnStrings(text);
     return this.take();
   }
 
@@ -146,10 +146,10 @@ class SseDecoder implements FrameDecoder<SseFrame> {
    * copied (each line at most once, so a frame costs at most one more copy of itself). A longer
    * data field joins slices of the lines it spans and is left as it is.
    */
-  private keepOwnStrings(): void {
+  private keepOwnStrings(text: string): void {
     this.cutFromText = false;
-    if (this.dataLines === 1) this.data = detached(this.data);
-    if (this.event !== null) this.event = detached(this.event);
+    if (this.dataLines === 1) this.data = detachedFrom(this.data, text);
+    if (this.event !== null) this.event = detachedFrom(this.event, text);
   }
 
   private dispatch(): void {
