@@ -32,6 +32,15 @@ const QUIT: Step = 2;
 const ignore = (): void => undefined;
 
 /**
+ * The read loop's way to its run. `run` empties it when it ends while a read (or the request) is
+ * still pending at a cancel or a limit, so that one which never settles keeps nothing of the
+ * stream alive.
+ */
+interface RunLink {
+  run: StreamRun | null;
+}
+
+/**
  * One run of the driver: the handler chain (user ← SafeHandler ← PartsBridge ←
  * MappingTrackingHandler), the transport and the decoding state of one stream. Its `RunState` is
  * the one record of where the stream stands: the controller marks a cancel in it, the safe
@@ -95,8 +104,13 @@ export class StreamRun {
         this.controller.listen(guard);
         // A wait interrupted by a cancel or a limit ends the run at once; the pump, still awaiting
         // the transport, stops without a word whenever that settles (see StreamGuard.end).
-        const woken = await Promise.race([this.pump(guard, source), guard.interrupted]);
-        if (woken !== undefined) this.interrupted(woken, READ_FAILED);
+        const link: RunLink = { run: this };
+        const woken = await Promise.race([StreamRun.pump(link, guard, source), guard.interrupted]);
+        if (woken !== undefined) {
+          // A read that never settles must not keep the stream alive: the pump waiting on it lets go.
+          link.run = null;
+          this.interrupted(woken, READ_FAILED);
+        }
       }
     } catch (error) {
       // Only a defect gets here (the mapper and the handler chain are guarded); still one onError,
@@ -118,10 +132,11 @@ export class StreamRun {
   /**
    * Reads the source to its end. The loop holds nothing of a read's work across the next read (a
    * chunk's frames held there would outlive a minor collection, and V8 would start allocating
-   * every frame list in the old generation); that work is `take`, a plain call.
+   * every frame list in the old generation); that work is `take`, a plain call. While it waits on
+   * the transport it holds its run only through `link` (see `run`), never in a local.
    */
-  private async pump(guard: StreamGuard, source: OpenStream | ChunkReader): Promise<void> {
-    const reader = typeof source === 'function' ? await this.open(guard, source) : source;
+  private static async pump(link: RunLink, guard: StreamGuard, source: OpenStream | ChunkReader): Promise<void> {
+    const reader = typeof source === 'function' ? await StreamRun.open(link, guard, source) : source;
     if (reader === null) return;
     let step: Step = READ_ON;
     while (step === READ_ON) {
@@ -137,24 +152,26 @@ export class StreamRun {
       if (early !== null) {
         // Nobody waits for this read any more; a late failure of it must not go unhandled.
         reading.catch(ignore);
-        this.interrupted(early, READ_FAILED);
+        (link.run as StreamRun).interrupted(early, READ_FAILED);
         return;
       }
       let read: IteratorResult<Uint8Array | string, unknown>;
       try {
         read = await reading;
       } catch (error) {
-        if (!guard.end()) this.interrupted(failedWait(error), READ_FAILED);
+        if (!guard.end()) (link.run as StreamRun).interrupted(failedWait(error), READ_FAILED);
         return;
       }
+      // Interrupted meanwhile: the run went on without this read (and let go of `link`).
       if (guard.end()) return;
-      const next = this.take(read);
+      const next = (link.run as StreamRun).take(read);
       step = typeof next === 'number' ? next : await next;
     }
     if (step === QUIT) return;
+    const run = link.run as StreamRun;
     // The callbacks of the last frames finish before the mapper's pending completions follow them.
-    if (this.safe.busy) await this.safe.drained();
-    this.end(this.truncatedFrame);
+    if (run.safe.busy) await run.safe.drained();
+    run.end(run.truncatedFrame);
   }
 
   /** Decodes one read and delivers its frames; a promise only when a callback's promise is pending. */
@@ -234,20 +251,20 @@ export class StreamRun {
     if (this.state.open) this.fail(new StreamError('truncated', 'The stream ended without a complete response'));
   }
 
-  /** Opens the transport; null (after reporting why, unless cancelled) when that did not work out. */
-  private async open(guard: StreamGuard, open: OpenStream): Promise<ChunkReader | null> {
+  /** Opens the transport; null (after reporting why, unless cancelled) when that did not work out. Holds its run as `pump` does. */
+  private static async open(link: RunLink, guard: StreamGuard, open: OpenStream): Promise<ChunkReader | null> {
     const transport = new AbortController();
-    this.transport = transport;
+    (link.run as StreamRun).transport = transport;
     const early = guard.begin();
     if (early !== null) {
-      this.interrupted(early, OPEN_FAILED);
+      (link.run as StreamRun).interrupted(early, OPEN_FAILED);
       return null;
     }
     let reader: ChunkReader;
     try {
       reader = await Promise.resolve().then(() => open(transport.signal));
     } catch (error) {
-      if (!guard.end()) this.interrupted(failedWait(error), OPEN_FAILED);
+      if (!guard.end()) (link.run as StreamRun).interrupted(failedWait(error), OPEN_FAILED);
       return null;
     }
     if (guard.end()) {
@@ -255,7 +272,7 @@ export class StreamRun {
       reader.cancel();
       return null;
     }
-    this.reader = reader;
+    (link.run as StreamRun).reader = reader;
     return reader;
   }
 

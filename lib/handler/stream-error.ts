@@ -47,6 +47,10 @@ export class StreamError extends Error {
     this.body = options.body;
     this.code = options.code;
     this.frame = options.frame;
+    // Formatted at once: until its stack is read, V8 keeps every frame's receiver alive through the
+    // error (the stream's whole run, its handler and what it aggregated), and a failed outcome's
+    // error is often kept long after the stream.
+    void this.stack;
   }
 
   /** True for a `StreamError` from any copy of partstream (ESM and CJS builds may coexist). */

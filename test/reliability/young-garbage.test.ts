@@ -52,3 +52,46 @@ describe('Reliability: a stream’s garbage dies young', function () {
     });
   }
 });
+
+/**
+ * A read still pending when a stream is cancelled (or times out) may never settle, and its source
+ * may stay referenced (a socket nobody closes): the run must not stay alive through it.
+ */
+const HUNG_READ_SCRIPT = (how: 'cancel' | 'idle'): string => `
+const { consumeStream } = require('./lib/driver/consume-stream');
+const hung = [];
+const source = {
+  [Symbol.asyncIterator]() {
+    let reads = 0;
+    return {
+      next() {
+        reads++;
+        if (reads === 1) return Promise.resolve({ done: false, value: 'data: {"choices":[{"index":0,"delta":{"content":"${'x'.repeat(40)}"}}]}\\n\\n' });
+        return new Promise((resolve) => hung.push(resolve));
+      },
+      return() { return new Promise(() => undefined); },
+    };
+  },
+};
+(async () => {
+  let handler = { onPartialResponse() {}, onCompleteResponse() {}, onError() {}, big: 'y'.repeat(1e6) };
+  const gone = new WeakRef(handler);
+  const controller = new AbortController();
+  const pending = consumeStream(source, handler, { format: 'openai-chat', signal: controller.signal${how === 'idle' ? ', idleTimeoutMs: 20' : ''} });
+  handler = null;
+  await new Promise((resolve) => setImmediate(resolve));
+  ${how === 'cancel' ? 'controller.abort();' : ''}
+  const outcome = await pending;
+  for (let i = 0; i < 5; i++) { await new Promise((resolve) => setImmediate(resolve)); gc(); }
+  process.stdout.write(outcome.status + ' ' + hung.length + ' ' + (gone.deref() === undefined ? 'released' : 'kept'));
+})();
+`;
+
+describe('Reliability: a read that never settles keeps nothing alive', function () {
+  this.timeout(30_000);
+  for (const how of ['cancel', 'idle'] as const) {
+    it(`after ${how === 'cancel' ? 'a cancel' : 'an idle timeout'}, the stream's handler (and so its run) can be collected while the read stays pending`, () => {
+      expect(runHeapScript(HUNG_READ_SCRIPT(how))).to.deep.equal([how === 'cancel' ? 'cancelled' : 'failed', '1', 'released']);
+    });
+  }
+});
