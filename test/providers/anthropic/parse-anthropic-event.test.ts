@@ -3,21 +3,11 @@ import { join } from 'path';
 import fc from 'fast-check';
 import sinon from 'sinon';
 import { parseAnthropicEvent } from '../../../lib/providers/anthropic/parse-anthropic-event';
-import { runHeapScript } from '../../support/heap-script';
-
-/** What the event parser must always equal: JSON.parse, undefined unless it yields a plain object. */
-function reference(data: string): unknown {
-  let value: unknown;
-  try {
-    value = JSON.parse(data);
-  } catch {
-    return undefined;
-  }
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? value : undefined;
-}
+import { retainedByScript } from '../../support/heap-script';
+import { jsonObjectReference } from '../../support/json-object-reference';
 
 function agrees(data: string): void {
-  expect(parseAnthropicEvent(data), JSON.stringify(data)).to.deep.equal(reference(data));
+  expect(parseAnthropicEvent(data), JSON.stringify(data)).to.deep.equal(jsonObjectReference(data));
 }
 
 const DELTA_KEYS = [
@@ -72,21 +62,15 @@ describe('parseAnthropicEvent', () => {
     this.timeout(20_000);
     // 300 events, each cut from a 1 MB text of its own as a decoder cuts them from a chunk, and
     // every delta kept: with views into the texts, some 600 MB would stay alive.
-    const script = `
-      const { parseAnthropicEvent } = require(${JSON.stringify(join(__dirname, '../../../lib/providers/anthropic/parse-anthropic-event'))});
-      const kept = [];
-      gc();
-      const before = process.memoryUsage().heapUsed;
-      for (let i = 0; i < 300; i++) {
+    const { retainedMiB, report } = retainedByScript(
+      `const { parseAnthropicEvent } = require(${JSON.stringify(join(__dirname, '../../../lib/providers/anthropic/parse-anthropic-event'))});`,
+      `for (let i = 0; i < 300; i++) {
         const event = '{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"a delta of forty characters, number ' + String(i).padStart(3, '0') + '"}}';
-        const chunk = 'é'.repeat(500000) + event + 'é'.repeat(10);
-        kept.push(parseAnthropicEvent(chunk.slice(500000, 500000 + event.length)).delta.text);
-      }
-      gc();
-      process.stdout.write(String((process.memoryUsage().heapUsed - before) / 2 ** 20) + ' ' + kept.length);
-    `;
-    const [retainedMiB, count] = runHeapScript(script).map(Number);
-    expect(count).to.equal(300);
+        kept.push(parseAnthropicEvent(cutFromChunk(event)).delta.text);
+      }`,
+      'kept.length',
+    );
+    expect(Number(report[0])).to.equal(300);
     expect(retainedMiB).to.be.below(5);
   });
 

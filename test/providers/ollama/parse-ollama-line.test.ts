@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import sinon from 'sinon';
 import { parseOllamaLine } from '../../../lib/providers/ollama/parse-ollama-line';
 import { fixturesAvailable } from '../shared/fixture-support';
-import { runHeapScript } from '../../support/heap-script';
+import { retainedByScript } from '../../support/heap-script';
 
 type Outcome = { readonly value: unknown } | { readonly thrown: string };
 
@@ -96,22 +96,16 @@ describe('parseOllamaLine', () => {
     this.timeout(20_000);
     // 300 lines, each cut from a 1 MB text of its own as the decoder cuts them from a chunk, and
     // every line kept: with views into the texts, some 600 MB would stay alive.
-    const script = `
-      const { parseOllamaLine } = require(${JSON.stringify(join(__dirname, '../../../lib/providers/ollama/parse-ollama-line'))});
-      const kept = [];
-      gc();
-      const before = process.memoryUsage().heapUsed;
-      for (let i = 0; i < 300; i++) {
+    const { retainedMiB, report } = retainedByScript(
+      `const { parseOllamaLine } = require(${JSON.stringify(join(__dirname, '../../../lib/providers/ollama/parse-ollama-line'))});`,
+      `for (let i = 0; i < 300; i++) {
         const n = String(i).padStart(3, '0');
         const line = '{"model":"a model name of some length ' + n + '","created_at":"2025-07-07T20:22:19.184' + n + 'Z","message":{"role":"assistant","content":"","thinking":"a delta of forty characters, number ' + n + '"},"done":false}';
-        const chunk = 'é'.repeat(500000) + line + 'é'.repeat(10);
-        kept.push(parseOllamaLine(chunk.slice(500000, 500000 + line.length)));
-      }
-      gc();
-      process.stdout.write(String((process.memoryUsage().heapUsed - before) / 2 ** 20) + ' ' + kept.filter((l) => l.message.thinking.length === 39).length);
-    `;
-    const [retainedMiB, count] = runHeapScript(script).map(Number);
-    expect(count).to.equal(300);
+        kept.push(parseOllamaLine(cutFromChunk(line)));
+      }`,
+      'kept.filter((l) => l.message.thinking.length === 39).length',
+    );
+    expect(Number(report[0])).to.equal(300);
     expect(retainedMiB).to.be.below(5);
   });
 

@@ -3,18 +3,8 @@ import { join } from 'path';
 import fc from 'fast-check';
 import sinon from 'sinon';
 import { OpenAIChatChunkReader } from '../../../lib/providers/openai-chat/parse-openai-chat-chunk';
-import { runHeapScript } from '../../support/heap-script';
-
-/** What the reader must always equal: JSON.parse, undefined unless it yields a plain object. */
-function reference(data: string): unknown {
-  let value: unknown;
-  try {
-    value = JSON.parse(data);
-  } catch {
-    return undefined;
-  }
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? value : undefined;
-}
+import { retainedByScript } from '../../support/heap-script';
+import { jsonObjectReference } from '../../support/json-object-reference';
 
 const HEAD = '{"id":"chatcmpl-1","object":"chat.completion.chunk","created":1727346171,"model":"gpt-4o","system_fingerprint":"fp_1","choices":[{"index":0,"delta":';
 const TAIL = ',"logprobs":null,"finish_reason":null}],"usage":null}';
@@ -40,7 +30,7 @@ function primed(obfuscated = false): OpenAIChatChunkReader {
 
 function agrees(reader: OpenAIChatChunkReader, data: string): void {
   const read = reader.read(data);
-  const expected = reference(data);
+  const expected = jsonObjectReference(data);
   expect(read, JSON.stringify(data)).to.deep.equal(expected);
   // Same key order at every level, so a raw chunk serializes back the same.
   expect(JSON.stringify(read), JSON.stringify(data)).to.equal(JSON.stringify(expected));
@@ -178,37 +168,26 @@ describe('OpenAIChatChunkReader', () => {
     // 300 chunks, each cut from a 1 MB text of its own as a decoder cuts them from a network
     // chunk, and every delta kept; and 300 readers, each with an envelope learned from such a
     // chunk: with views into the texts, some 600 MB would stay alive either way.
-    const script = `
-      const { OpenAIChatChunkReader } = require(${JSON.stringify(join(__dirname, '../../../lib/providers/openai-chat/parse-openai-chat-chunk'))});
+    const { retainedMiB, report } = retainedByScript(
+      `const { OpenAIChatChunkReader } = require(${JSON.stringify(join(__dirname, '../../../lib/providers/openai-chat/parse-openai-chat-chunk'))});
       const head = ${JSON.stringify(HEAD)};
       const tail = ${JSON.stringify(OBFUSCATED_TAIL('abcdefghijklmnopq'))};
       const reader = new OpenAIChatChunkReader();
-      const kept = [];
-      gc();
-      const before = process.memoryUsage().heapUsed;
-      for (let i = 0; i < 300; i++) {
-        const chunk = head + '{"content":"a delta of forty characters, number ' + String(i).padStart(3, '0') + '"}' + tail;
-        const text = 'é'.repeat(500000) + chunk + 'é'.repeat(10);
-        const read = reader.read(text.slice(500000, 500000 + chunk.length));
+      const readers = [];`,
+      `for (let i = 0; i < 300; i++) {
+        const read = reader.read(cutFromChunk(head + '{"content":"a delta of forty characters, number ' + String(i).padStart(3, '0') + '"}' + tail));
         kept.push(read.choices[0].delta.content, read.obfuscation);
       }
       // 300 streams kept open, each reader having learned its envelope from a chunk cut from a 1 MB text.
-      const readers = [];
       for (let i = 0; i < 300; i++) {
         const stream = new OpenAIChatChunkReader();
-        const chunk = head + '{"role":"assistant","content":""}' + tail;
-        const text = 'é'.repeat(500000) + chunk + 'é'.repeat(10);
-        stream.read(text.slice(500000, 500000 + chunk.length));
+        stream.read(cutFromChunk(head + '{"role":"assistant","content":""}' + tail));
         readers.push(stream);
-      }
-      gc();
-      process.stdout.write(String((process.memoryUsage().heapUsed - before) / 2 ** 20) + ' ' + kept.length + ' ' + kept[599] + ' ' + readers.length);
-    `;
-    const [retainedMiB, count, last, readers] = runHeapScript(script);
-    expect(Number(count)).to.equal(600);
-    expect(Number(readers)).to.equal(300);
-    expect(last).to.equal('abcdefghijklmnopq');
-    expect(Number(retainedMiB)).to.be.below(5);
+      }`,
+      `kept.length + ' ' + kept[599] + ' ' + readers.length`,
+    );
+    expect(report).to.deep.equal(['600', 'abcdefghijklmnopq', '300']);
+    expect(retainedMiB).to.be.below(5);
   });
 
   it('equals JSON.parse on compact deltas of any string and index (property)', () => {

@@ -3,23 +3,13 @@ import { join } from 'path';
 import fc from 'fast-check';
 import sinon from 'sinon';
 import { parseOpenAIResponsesEvent } from '../../../lib/providers/openai-responses/parse-openai-responses-event';
-import { runHeapScript } from '../../support/heap-script';
-
-/** What the event parser must always equal: JSON.parse, undefined unless it yields a plain object. */
-function reference(data: string): unknown {
-  let value: unknown;
-  try {
-    value = JSON.parse(data);
-  } catch {
-    return undefined;
-  }
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? value : undefined;
-}
+import { retainedByScript } from '../../support/heap-script';
+import { jsonObjectReference } from '../../support/json-object-reference';
 
 /** Deep-equal to JSON.parse's object, with the same prototype and the same key order (JSON.stringify shows it, nested too). */
 function agrees(data: string): void {
   const got = parseOpenAIResponsesEvent(data);
-  const expected = reference(data);
+  const expected = jsonObjectReference(data);
   expect(got, JSON.stringify(data)).to.deep.equal(expected);
   if (expected === undefined) return;
   expect(Object.getPrototypeOf(got), JSON.stringify(data)).to.equal(Object.prototype);
@@ -116,24 +106,17 @@ describe('parseOpenAIResponsesEvent', () => {
     this.timeout(20_000);
     // 300 events, each cut from a 1 MB text of its own as a decoder cuts them from a chunk, and
     // every event kept: with views into the texts, some 600 MB would stay alive.
-    const script = `
-      const { parseOpenAIResponsesEvent } = require(${JSON.stringify(join(__dirname, '../../../lib/providers/openai-responses/parse-openai-responses-event'))});
-      const kept = [];
-      gc();
-      const before = process.memoryUsage().heapUsed;
-      for (let i = 0; i < 300; i++) {
+    const { retainedMiB, report } = retainedByScript(
+      `const { parseOpenAIResponsesEvent } = require(${JSON.stringify(join(__dirname, '../../../lib/providers/openai-responses/parse-openai-responses-event'))});`,
+      `for (let i = 0; i < 300; i++) {
         const n = String(i).padStart(3, '0');
         const event = '{"type":"response.output_text.delta","sequence_number":' + i + ',"item_id":"msg_item_number_' + n + '","output_index":1,"content_index":0,"delta":"a delta of forty characters, number ' + n + '","logprobs":[],"obfuscation":"obfuscation_' + n + '"}';
-        const chunk = 'é'.repeat(500000) + event + 'é'.repeat(10);
-        kept.push(parseOpenAIResponsesEvent(chunk.slice(500000, 500000 + event.length)));
-      }
-      gc();
-      const ok = kept.every((e, i) => e.delta.endsWith(String(i).padStart(3, '0')) && e.obfuscation.length === 15 && e.item_id.length === 19);
-      process.stdout.write(String((process.memoryUsage().heapUsed - before) / 2 ** 20) + ' ' + kept.length + ' ' + ok);
-    `;
-    const [retainedMiB, count, ok] = runHeapScript(script);
-    expect([Number(count), ok]).to.deep.equal([300, 'true']);
-    expect(Number(retainedMiB)).to.be.below(5);
+        kept.push(parseOpenAIResponsesEvent(cutFromChunk(event)));
+      }`,
+      `kept.length + ' ' + kept.every((e, i) => e.delta.endsWith(String(i).padStart(3, '0')) && e.obfuscation.length === 15 && e.item_id.length === 19)`,
+    );
+    expect(report).to.deep.equal(['300', 'true']);
+    expect(retainedMiB).to.be.below(5);
   });
 
   it('answers like JSON.parse for near misses: other orders and types, numbers, spacing, logprobs, broken strings', () => {
