@@ -2,6 +2,28 @@ import { expect } from 'chai';
 import { runHeapScript } from '../support/heap-script';
 
 /**
+ * Script text defining `minorCollections(run)`: awaits `run()` while `GCProfiler` records, and
+ * gives what the minor collections meanwhile promoted (old-generation growth) and freed.
+ */
+const MINOR_COLLECTIONS = `
+const { GCProfiler } = require('v8');
+const used = (statistics, space) => statistics.heapSpaceStatistics.find((s) => s.spaceName === space).spaceUsedSize;
+async function minorCollections(run) {
+  const profiler = new GCProfiler();
+  profiler.start();
+  await run();
+  let promoted = 0;
+  let freed = 0;
+  for (const gc of profiler.stop().statistics) {
+    if (gc.gcType !== 'Scavenge') continue;
+    promoted += used(gc.afterGC, 'old_space') - used(gc.beforeGC, 'old_space');
+    freed += used(gc.beforeGC, 'new_space') - used(gc.afterGC, 'new_space');
+  }
+  return { promoted, freed };
+}
+`;
+
+/**
  * A stream's garbage must die young. V8 moves an allocation site's objects straight into the old
  * generation once most of them survive a minor collection, as a decoder's per-chunk frame lists do
  * while many streams are open at once. From then on every dead frame list, until a major
@@ -14,7 +36,7 @@ import { runHeapScript } from '../support/heap-script';
  * literal for the frame lists.
  */
 const SCRIPT = (format: string): string => `
-const { GCProfiler } = require('v8');
+${MINOR_COLLECTIONS}
 const { consumeStream } = require('./lib/driver/consume-stream');
 const { generateTranscript } = require('./bench/generate-transcript');
 const bytes = generateTranscript({ format: '${format}', n: 1650, seed: 7 }).bytes;
@@ -22,22 +44,14 @@ const chunks = [];
 for (let i = 0; i < bytes.length; i += 16384) chunks.push(bytes.subarray(i, i + 16384));
 const source = () => ({ [Symbol.asyncIterator]() { let i = 0; return { next: () => Promise.resolve(i < chunks.length ? { done: false, value: chunks[i++] } : { done: true, value: undefined }) }; } });
 const handler = { onPartialResponse() {}, onCompleteResponse() {}, onError(error) { throw error; } };
-const used = (statistics, space) => statistics.heapSpaceStatistics.find((s) => s.spaceName === space).spaceUsedSize;
 (async () => {
   await Promise.all(Array.from({ length: 100 }, () => consumeStream(source(), handler, { format: '${format}' })));
-  const profiler = new GCProfiler();
-  profiler.start();
-  for (let i = 0; i < 150; i++) {
-    const outcome = await consumeStream(source(), handler, { format: '${format}' });
-    if (outcome.status !== 'completed') throw new Error(outcome.status);
-  }
-  let promoted = 0;
-  let freed = 0;
-  for (const gc of profiler.stop().statistics) {
-    if (gc.gcType !== 'Scavenge') continue;
-    promoted += used(gc.afterGC, 'old_space') - used(gc.beforeGC, 'old_space');
-    freed += used(gc.beforeGC, 'new_space') - used(gc.afterGC, 'new_space');
-  }
+  const { promoted, freed } = await minorCollections(async () => {
+    for (let i = 0; i < 150; i++) {
+      const outcome = await consumeStream(source(), handler, { format: '${format}' });
+      if (outcome.status !== 'completed') throw new Error(outcome.status);
+    }
+  });
   process.stdout.write(promoted + ' ' + freed);
 })();
 `;
@@ -105,13 +119,12 @@ describe('Reliability: a read that never settles keeps nothing alive', function 
  * could not be seen to fail.
  */
 const DECODER_SCRIPT = `
-const { GCProfiler } = require('v8');
+${MINOR_COLLECTIONS}
 const { createSseDecoder: create } = require('./lib/wire/sse-decoder');
 const { generateTranscript } = require('./bench/generate-transcript');
 const bytes = generateTranscript({ format: 'anthropic', n: 1650, seed: 7 }).bytes;
 const chunks = [];
 for (let i = 0; i < bytes.length; i += 16384) chunks.push(bytes.subarray(i, i + 16384));
-const used = (statistics, space) => statistics.heapSpaceStatistics.find((s) => s.spaceName === space).spaceUsedSize;
 let seen = 0;
 async function consume() {
   const text = new TextDecoder();
@@ -129,16 +142,9 @@ async function consume() {
   let worst = { promoted: 0, freed: 1 };
   for (let round = 0; round < 3; round++) {
     await Promise.all(Array.from({ length: 100 }, consume));
-    const profiler = new GCProfiler();
-    profiler.start();
-    for (let i = 0; i < 150; i++) await consume();
-    let promoted = 0;
-    let freed = 0;
-    for (const gc of profiler.stop().statistics) {
-      if (gc.gcType !== 'Scavenge') continue;
-      promoted += used(gc.afterGC, 'old_space') - used(gc.beforeGC, 'old_space');
-      freed += used(gc.beforeGC, 'new_space') - used(gc.afterGC, 'new_space');
-    }
+    const { promoted, freed } = await minorCollections(async () => {
+      for (let i = 0; i < 150; i++) await consume();
+    });
     if (promoted / freed > worst.promoted / worst.freed) worst = { promoted, freed };
   }
   process.stdout.write(worst.promoted + ' ' + worst.freed + ' ' + seen);
