@@ -2,6 +2,7 @@ import type { StreamError } from '../handler/stream-error';
 import { frameTooLarge, type FrameDecoder, type FrameDecoderEnd, type NdjsonLine } from './frame-decoder';
 import { detachedSlice } from './detached-slice';
 import { freshArray } from './fresh-array';
+import { HeldLine } from './held-line';
 import { isBlank } from './is-blank';
 
 const NO_LINES: readonly NdjsonLine[] = Object.freeze([]);
@@ -53,9 +54,8 @@ function stripCr(line: string): string {
 
 /** `createNdjsonDecoder`'s decoder: a class, so a stream's decoder is one object of a shared shape. */
 class NdjsonDecoder implements FrameDecoder<NdjsonLine> {
-  // Fragments of the current line, joined once when its LF arrives.
-  private readonly pending: string[] = [];
-  private pendingLength = 0;
+  // The line still arriving.
+  private readonly pending = new HeldLine();
   failure: StreamError | null = null;
   readonly ended = false;
 
@@ -101,22 +101,15 @@ class NdjsonDecoder implements FrameDecoder<NdjsonLine> {
 
   private fail(): void {
     this.failure = frameTooLarge('An NDJSON line', this.maxFrameBytes);
-    this.pending.length = 0;
-    this.pendingLength = 0;
+    this.pending.clear();
   }
 
   private hold(fragment: string): void {
-    this.pending.push(fragment);
-    this.pendingLength += fragment.length;
-    if (this.pendingLength > this.maxFrameBytes) this.fail();
+    this.pending.hold(fragment);
+    if (this.pending.length > this.maxFrameBytes) this.fail();
   }
 
   private completeLine(end: string): string {
-    if (this.pending.length === 0) return end;
-    this.pending.push(end);
-    const line = this.pending.join('');
-    this.pending.length = 0;
-    this.pendingLength = 0;
-    return line;
+    return this.pending.take(end);
   }
 }

@@ -3,6 +3,7 @@ import type { SseFrame } from '../wire/types';
 import { frameTooLarge, type FrameDecoder, type FrameDecoderEnd } from './frame-decoder';
 import { detachedFrom, detachedSlice } from './detached-slice';
 import { freshArray } from './fresh-array';
+import { HeldLine } from './held-line';
 import { isBlank } from './is-blank';
 
 /** The data of the sentinel frame that ends an OpenAI-style SSE stream. */
@@ -67,7 +68,8 @@ export function createSseDecoder(maxFrameBytes: number = Infinity): FrameDecoder
 
 /** `createSseDecoder`'s decoder: a class, so a stream's decoder is one object of a shared shape. */
 class SseDecoder implements FrameDecoder<SseFrame> {
-  private out: SseFrame[] = freshArray();
+  /** The frames of the text being fed; made at its first frame, handed over (and let go of) by `take`. */
+  private out: SseFrame[] | null = null;
   ended = false;
   failure: StreamError | null = null;
   // The event being read, and the characters of its lines so far (for maxFrameBytes).
@@ -75,9 +77,8 @@ class SseDecoder implements FrameDecoder<SseFrame> {
   private data = '';
   private dataLines = 0;
   private frameSize = 0;
-  // The line still arriving: fragments joined once, when its line end arrives.
-  private readonly pending: string[] = [];
-  private pendingLength = 0;
+  // The line still arriving.
+  private readonly pending = new HeldLine();
   // The last text ended with a CR: an LF opening the next text completes that CRLF.
   private skipLf = false;
   // A data or event line of the open event was cut from the text being fed (see keepOwnStrings).
@@ -95,17 +96,14 @@ class SseDecoder implements FrameDecoder<SseFrame> {
     let lf = text.indexOf('\n', start);
     let cr = text.indexOf('\r', start);
     const pending = this.pending;
-    if (pending.length > 0) {
+    if (!pending.empty) {
       // Complete the held line with this text's first line, then go on in place.
       const end = lf === -1 ? cr : cr === -1 ? lf : Math.min(lf, cr);
       if (end === -1) {
         if (start < text.length) this.hold(detachedSlice(text, start));
         return NO_FRAMES;
       }
-      pending.push(text.slice(start, end));
-      const held = pending.join('');
-      pending.length = 0;
-      this.pendingLength = 0;
+      const held = pending.take(text.slice(start, end));
       if (held === '') this.dispatch();
       else this.line(held, 0, held.length);
       start = end + 1;
@@ -124,9 +122,7 @@ class SseDecoder implements FrameDecoder<SseFrame> {
   flush(): FrameDecoderEnd<SseFrame> {
     if (this.ended || this.failure !== null) return { frames: NO_FRAMES, truncatedFrame: false };
     this.skipLf = false;
-    const tail = this.pending.join('');
-    this.pending.length = 0;
-    this.pendingLength = 0;
+    const tail = this.pending.take('');
     if (!isBlank(tail) && tail.charCodeAt(0) !== COLON) return { frames: NO_FRAMES, truncatedFrame: true };
     // The last line was a comment or blank: close the frame left open, as a blank line would.
     this.dispatch();
@@ -135,8 +131,7 @@ class SseDecoder implements FrameDecoder<SseFrame> {
 
   private fail(): void {
     this.failure = frameTooLarge('An SSE event', this.maxFrameBytes);
-    this.pending.length = 0;
-    this.pendingLength = 0;
+    this.pending.clear();
     this.data = '';
   }
 
@@ -164,11 +159,16 @@ class SseDecoder implements FrameDecoder<SseFrame> {
     if (isBlank(value)) return;
     if (value.length < 10 && value.trim() === SSE_DONE) {
       this.ended = true;
-      this.out.push(new Frame(this.event, SSE_DONE));
+      this.push(new Frame(this.event, SSE_DONE));
       return;
     }
     // Not frozen (SseFrame is readonly by type): freezing one object per frame is measurable.
-    this.out.push(new Frame(this.event, value));
+    this.push(new Frame(this.event, value));
+  }
+
+  private push(frame: Frame): void {
+    if (this.out === null) this.out = freshArray();
+    this.out.push(frame);
   }
 
   /** One complete, non-empty line: `text` from `start` to `end` (its line end excluded). */
@@ -244,15 +244,14 @@ class SseDecoder implements FrameDecoder<SseFrame> {
   }
 
   private hold(fragment: string): void {
-    this.pending.push(fragment);
-    this.pendingLength += fragment.length;
-    if (this.frameSize + this.pendingLength > this.maxFrameBytes) this.fail();
+    this.pending.hold(fragment);
+    if (this.frameSize + this.pending.length > this.maxFrameBytes) this.fail();
   }
 
   private take(): readonly SseFrame[] {
-    if (this.out.length === 0) return NO_FRAMES;
     const frames = this.out;
-    this.out = freshArray();
+    if (frames === null) return NO_FRAMES;
+    this.out = null;
     return frames;
   }
 }
