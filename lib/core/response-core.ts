@@ -6,6 +6,7 @@ import { PartIndexCounter, type DeltaType } from '../parts/part-index-counter';
 import type { MessagePart, OpaquePayload, PartAttributes, ReasoningPart, TextPart, ToolCallPart } from '../parts/types';
 import { ResponseGate } from './response-gate';
 import { Slot } from './slot';
+import type { StringPieces } from './string-pieces';
 
 /** The `type` of the tool calls a handler reports (the handler API models function calls). */
 const TOOL_CALL_TYPE = 'function';
@@ -37,8 +38,14 @@ export class ResponseCore {
   private readonly counter = new PartIndexCounter();
   /** One slot per index; the counter hands out every index once and each gets its slot at once. */
   private readonly slots: Slot[] = [];
-  /** The slot of the open run of deltas: meaningful while `counter.runType` is not null. */
+  /**
+   * The slot of the open run of deltas (meaningful while `counter.runType` is not null), and its
+   * text pieces once it has text: a payload-free delta that continues the run is appended to them
+   * and touches nothing else. Such appends bypass the slot's cached part, so the slot is
+   * invalidated when another slot takes the run and before the parts are read.
+   */
   private runSlot: Slot | null = null;
+  private runText: StringPieces | null = null;
   /**
    * The index of the current provider block's part: the last text or reasoning run, or tool call
    * completed or kept, since the last `completeBlock` (argument deltas do not count: their call
@@ -63,12 +70,20 @@ export class ResponseCore {
     if (payload === null) {
       if (text.length === 0) return true;
       // While the run is open, its slot holds a part of its type and is the block's part.
-      if (this.counter.runType === type && (this.runSlot as Slot).appendDelta(type, text)) return true;
+      const pieces = this.runText;
+      if (pieces !== null && this.counter.runType === type) {
+        pieces.append(text);
+        return true;
+      }
     }
     const index = this.counter.delta(type, payload !== null);
     const slot = this.slotAt(index);
     slot.put(deltaPart(type, text, payload), true);
-    this.runSlot = slot;
+    if (slot !== this.runSlot) {
+      this.runSlot?.invalidate();
+      this.runSlot = slot;
+    }
+    this.runText = slot.textPieces(type);
     this.blockIndex = index;
     return true;
   }
@@ -155,6 +170,7 @@ export class ResponseCore {
 
   /** The parts assembled so far, in index order, without streaming attributes. */
   private parts(): MessagePart[] {
+    this.runSlot?.invalidate();
     const parts: MessagePart[] = [];
     for (const slot of this.slots) {
       if (slot === undefined) continue;

@@ -11,9 +11,6 @@ import type {
 } from '../parts/types';
 import { StringPieces } from './string-pieces';
 
-/** The attributes of a delta that carries none. */
-const NO_STREAM_ATTRIBUTES: PartAttributes = Object.freeze({});
-
 /** Accumulated text deltas of a slot. */
 interface TextContent {
   readonly type: 'text';
@@ -89,17 +86,19 @@ export class Slot {
   }
 
   /**
-   * Appends a payload-free text or reasoning delta when this slot already holds a part of that
-   * type (what `put` of such a delta does, without building the part); false when it does not.
+   * The text pieces that payload-free deltas of `type` append to, for a caller that appends to
+   * them directly (the response core, on its hottest path): null unless the slot holds a part of
+   * that type with text. Such appends bypass the cached part: call `invalidate` before the slot is
+   * read after them.
    */
-  appendDelta(type: 'text' | 'reasoning', text: string): boolean {
+  textPieces(type: 'text' | 'reasoning'): StringPieces | null {
     const content = this.content;
-    if (content === null || content.type !== type) return false;
+    return content !== null && content.type === type ? content.text : null;
+  }
+
+  /** Drops the cached part: the next `toPart` builds it from what the slot holds now. */
+  invalidate(): void {
     this.cached = null;
-    if (content.type === 'text') content.text.append(text);
-    else content.text = appendOrStart(content.text, text);
-    content.attributes = NO_STREAM_ATTRIBUTES;
-    return true;
   }
 
   /**

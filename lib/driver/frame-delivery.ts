@@ -6,8 +6,11 @@ import { isSseSentinel } from '../wire/sse-decoder';
 import type { WireFrame } from '../wire/wire-decoder';
 import type { Framing } from './wire-plan';
 
-/** Delivers one frame; true when reading should stop (the format's terminal event). */
-export type FrameDelivery = (frame: WireFrame) => boolean;
+/** The per-event step of a framing (see `frameDelivery`). */
+export interface FrameDelivery {
+  /** Delivers one frame; true when reading should stop (the format's terminal event). */
+  deliver(frame: WireFrame): boolean;
+}
 
 /** Set by `MapperTarget.surfaceRaw` while an event is mapped: surface it raw even though it was mapped. */
 export interface RawRequest {
@@ -29,29 +32,52 @@ export function frameDelivery(
   target: MapperTarget,
   raw: RawRequest,
 ): FrameDelivery {
-  if (framing === 'ndjson') {
-    const lines = mapper as StreamMapper<unknown>;
-    return (frame) => {
-      const line = frame as NdjsonLine;
-      tracker.resetMappingTracking();
-      raw.requested = false;
-      if (!line.ok) {
-        tracker.onUnmappedRawEvent(line.text);
-        return false;
-      }
-      const stop = lines.map(line.value, target);
-      if (raw.requested || !tracker.wasMapped()) tracker.onUnmappedRawEvent(line.value ?? 'null');
-      return stop;
-    };
-  }
-  const frames = mapper as StreamMapper<SseFrame>;
-  return (frame) => {
+  return framing === 'ndjson' ? new NdjsonDelivery(mapper as StreamMapper<unknown>, tracker, target, raw) : new SseDelivery(mapper as StreamMapper<SseFrame>, tracker, target, raw);
+}
+
+// Classes rather than closures: a frame reaches the mapper through one object of the stream.
+
+class SseDelivery implements FrameDelivery {
+  constructor(
+    private readonly mapper: StreamMapper<SseFrame>,
+    private readonly tracker: MappingTrackingHandler,
+    private readonly target: MapperTarget,
+    private readonly raw: RawRequest,
+  ) {}
+
+  deliver(frame: WireFrame): boolean {
     const sse = frame as SseFrame;
+    const tracker = this.tracker;
+    const raw = this.raw;
     tracker.resetMappingTracking();
     raw.requested = false;
-    const stop = frames.map(sse, target);
+    const stop = this.mapper.map(sse, this.target);
     if (isSseSentinel(sse)) return true;
     if (raw.requested || !tracker.wasMapped()) tracker.onUnmappedRawEvent(sse);
     return stop;
-  };
+  }
+}
+
+class NdjsonDelivery implements FrameDelivery {
+  constructor(
+    private readonly mapper: StreamMapper<unknown>,
+    private readonly tracker: MappingTrackingHandler,
+    private readonly target: MapperTarget,
+    private readonly raw: RawRequest,
+  ) {}
+
+  deliver(frame: WireFrame): boolean {
+    const line = frame as NdjsonLine;
+    const tracker = this.tracker;
+    const raw = this.raw;
+    tracker.resetMappingTracking();
+    raw.requested = false;
+    if (!line.ok) {
+      tracker.onUnmappedRawEvent(line.text);
+      return false;
+    }
+    const stop = this.mapper.map(line.value, this.target);
+    if (raw.requested || !tracker.wasMapped()) tracker.onUnmappedRawEvent(line.value ?? 'null');
+    return stop;
+  }
 }

@@ -15,7 +15,7 @@ const STOP = -1;
  */
 export class FramePump {
   constructor(
-    private readonly deliver: FrameDelivery,
+    private readonly delivery: FrameDelivery,
     private readonly run: RunState,
     private readonly safe: SafeHandler,
     private readonly fail: (error: Error) => void,
@@ -38,13 +38,13 @@ export class FramePump {
    * should stop, else the index to go on from (`frames.length` once all were delivered).
    */
   private deliverFrom(frames: readonly WireFrame[], from: number): number {
-    const deliver = this.deliver;
+    const delivery = this.delivery;
     const run = this.run;
     for (let i = from; i < frames.length; i++) {
       const frame = frames[i] as WireFrame;
       let stop: boolean;
       try {
-        stop = deliver(frame);
+        stop = delivery.deliver(frame);
       } catch (error) {
         const text = 'data' in frame ? frame.data : 'text' in frame ? frame.text : undefined;
         this.fail(new StreamError('malformed', `A frame could not be mapped: ${describeError(error)}`, { cause: error, frame: text }));

@@ -37,38 +37,58 @@ function isResponseLike(value: object): value is Response {
   return typeof candidate.status === 'number' && typeof candidate.headers === 'object' && 'body' in candidate;
 }
 
+// The readers are classes, one object per stream: a read reaches the source through one field,
+// where closures would take a closure and its context (two more objects per stream to fetch at
+// every read, which counts with thousands of streams open).
+
+/** Reads a `ReadableStream` through its default reader. */
+class StreamReader implements ChunkReader {
+  private cancelled = false;
+
+  constructor(private readonly reader: ReadableStreamDefaultReader<Uint8Array>) {}
+
+  read(): Promise<IteratorResult<Uint8Array, unknown>> {
+    return this.reader.read() as Promise<IteratorResult<Uint8Array, unknown>>;
+  }
+
+  cancel(reason?: unknown): void {
+    if (this.cancelled) return;
+    this.cancelled = true;
+    try {
+      ignoreRejection(this.reader.cancel(reason));
+    } catch {
+      // A reader that was already released cannot be cancelled; there is nothing left to stop.
+    }
+  }
+}
+
+/** Reads an async iterable through its iterator. */
+class IterableReader implements ChunkReader {
+  private cancelled = false;
+
+  constructor(private readonly iterator: AsyncIterator<Uint8Array | string>) {}
+
+  read(): Promise<IteratorResult<Uint8Array | string, unknown>> {
+    return this.iterator.next();
+  }
+
+  cancel(): void {
+    if (this.cancelled) return;
+    this.cancelled = true;
+    try {
+      ignoreRejection(this.iterator.return?.());
+    } catch {
+      // A throwing return() only means the iterator could not clean up; reading has stopped anyway.
+    }
+  }
+}
+
 function readerOfStream(stream: ReadableStream<Uint8Array>): ChunkReader {
-  const reader = stream.getReader();
-  let cancelled = false;
-  return {
-    read: () => reader.read(),
-    cancel(reason) {
-      if (cancelled) return;
-      cancelled = true;
-      try {
-        ignoreRejection(reader.cancel(reason));
-      } catch {
-        // A reader that was already released cannot be cancelled; there is nothing left to stop.
-      }
-    },
-  };
+  return new StreamReader(stream.getReader());
 }
 
 function readerOfIterable(iterable: AsyncIterable<Uint8Array | string>): ChunkReader {
-  const iterator = iterable[Symbol.asyncIterator]();
-  let cancelled = false;
-  return {
-    read: () => iterator.next(),
-    cancel() {
-      if (cancelled) return;
-      cancelled = true;
-      try {
-        ignoreRejection(iterator.return?.());
-      } catch {
-        // A throwing return() only means the iterator could not clean up; reading has stopped anyway.
-      }
-    },
-  };
+  return new IterableReader(iterable[Symbol.asyncIterator]());
 }
 
 /** How to get the raw response out of the official SDKs, for error messages. */

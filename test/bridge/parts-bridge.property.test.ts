@@ -77,7 +77,9 @@ type Event =
   | { readonly on: 'toolDelta'; readonly call: number; readonly args: string }
   | { readonly on: 'toolComplete'; readonly call: number; readonly payload: OpaquePayload | null }
   /** The adapter's `completeBlock()` without a part: the provider block ended. */
-  | { readonly on: 'blockEnd' };
+  | { readonly on: 'blockEnd' }
+  /** Not a callback: the message so far is read (`partialResponse()`) in the middle of the stream. */
+  | { readonly on: 'peek' };
 
 const CALLS = 4;
 
@@ -103,6 +105,7 @@ const eventArb: fc.Arbitrary<Event> = fc.oneof(
   { weight: 2, arbitrary: fc.record({ on: fc.constant('toolDelta' as const), call: fc.nat({ max: CALLS - 1 }), args: textArb }) },
   { weight: 1, arbitrary: fc.record({ on: fc.constant('toolComplete' as const), call: fc.nat({ max: CALLS - 1 }), payload: fc.option(payloadArb, { nil: null }) }) },
   { weight: 1, arbitrary: fc.constant({ on: 'blockEnd' as const }) },
+  { weight: 1, arbitrary: fc.constant({ on: 'peek' as const }) },
 );
 
 /**
@@ -174,7 +177,7 @@ function finalHandler(): { handler: StreamingChatResponseHandler; final: () => C
  * the part itself keeps the id the provider sent. A signature-only reasoning delta carries no text.
  * Argument deltas are marked `incomplete: "true"` until their call completes.
  */
-function referenceParts(events: readonly Event[], calls: readonly Call[]): MessagePart[] {
+function referenceParts(events: readonly Event[], calls: readonly Call[], peeks: MessagePart[][] = []): MessagePart[] {
   const indexer = new StreamingPartIndexer();
   const aggregator = new MessageAggregator();
   const keys = new Map<number, string>();
@@ -219,6 +222,9 @@ function referenceParts(events: readonly Event[], calls: readonly Call[]): Messa
       case 'blockEnd':
         indexer.endRun();
         break;
+      case 'peek':
+        peeks.push(aggregator.result().parts);
+        break;
       default: {
         const never: never = event;
         throw new TypeError(`Expected an event, got ${JSON.stringify(never)}`);
@@ -229,7 +235,7 @@ function referenceParts(events: readonly Event[], calls: readonly Call[]): Messa
 }
 
 /** Feeds the events to a `PartsBridge` through its handler callbacks, as the stream driver does. */
-function drive(bridge: PartsBridge, events: readonly Event[], calls: readonly Call[]): void {
+function drive(bridge: PartsBridge, events: readonly Event[], calls: readonly Call[], peeks: (readonly MessagePart[])[] = []): void {
   const seen = new Set<number>();
   const args = new Map<number, string>();
   for (const event of events) {
@@ -256,6 +262,9 @@ function drive(bridge: PartsBridge, events: readonly Event[], calls: readonly Ca
       case 'blockEnd':
         bridge.completeBlock();
         break;
+      case 'peek':
+        peeks.push(bridge.partialResponse().aiMessage.parts);
+        break;
       default: {
         const never: never = event;
         throw new TypeError(`Expected an event, got ${JSON.stringify(never)}`);
@@ -271,14 +280,18 @@ const caseArb = fc.record({
 });
 
 describe('PartsBridge fast paths against StreamingPartIndexer#stamp + MessageAggregator#add (property)', () => {
-  it('builds the same message from text / reasoning deltas (plain, with payloads, signature-only), tool-call deltas (with and without ids), complete calls and block ends', () => {
+  it('builds the same message from text / reasoning deltas (plain, with payloads, signature-only), tool-call deltas (with and without ids), complete calls and block ends, read at any point', () => {
     fc.assert(
       fc.property(caseArb, ({ events, modes, completes }) => {
         const calls = modes.map((mode, index) => callOf(index, mode));
         const user = finalHandler();
         const bridge = new PartsBridge(user.handler);
-        drive(bridge, events, calls);
-        const expected = referenceParts(events, calls);
+        const peeks: (readonly MessagePart[])[] = [];
+        drive(bridge, events, calls, peeks);
+        const expectedPeeks: MessagePart[][] = [];
+        const expected = referenceParts(events, calls, expectedPeeks);
+        // Read in the middle of the stream too: what is read then is no stale copy later.
+        expect(peeks, 'partialResponse() in the middle of the stream').to.deep.equal(expectedPeeks);
         expect(bridge.partialResponse().aiMessage.parts, 'partialResponse()').to.deep.equal(expected);
         if (completes) {
           bridge.onCompleteResponse(providerResponse({ id: 'response' }));

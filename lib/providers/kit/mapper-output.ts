@@ -1,4 +1,4 @@
-import type { ChatResponseMetadata, FinishReason, PartialResponseContext, PartialToolCall, TokenUsage } from '../../handler/types';
+import type { ChatResponseMetadata, FinishReason, PartialResponseContext, PartialToolCall, StreamingHandle, TokenUsage } from '../../handler/types';
 import { aiMessage, chatResponse, responseMetadata } from '../../handler/values';
 import { nonBlankString, type JsonObject } from '../../wire/read-json';
 import type { SseFrame } from '../../wire/types';
@@ -39,6 +39,7 @@ export interface ResponseEnding extends MetadataFields {
  */
 export class MapperOutput {
   private context: PartialResponseContext | null = null;
+  private contextHandle: StreamingHandle | null = null;
   private id: string | null = null;
   private model: string | null = null;
   private usage: TokenUsage | null = null;
@@ -64,8 +65,11 @@ export class MapperOutput {
 
   /** The one context object of the stream's partials. */
   contextOf(target: MapperTarget): PartialResponseContext {
-    if (this.context === null || this.context.streamingHandle !== target.handle) {
-      this.context = Object.freeze({ streamingHandle: target.handle });
+    // The handle is kept beside the context, so that a partial reads no field of the context itself.
+    const handle = target.handle;
+    if (handle !== this.contextHandle || this.context === null) {
+      this.context = Object.freeze({ streamingHandle: handle });
+      this.contextHandle = handle;
     }
     return this.context;
   }
