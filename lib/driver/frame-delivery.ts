@@ -6,78 +6,59 @@ import { isSseSentinel } from '../wire/sse-decoder';
 import type { WireFrame } from '../wire/wire-decoder';
 import type { Framing } from './wire-plan';
 
-/** The per-event step of a framing (see `frameDelivery`). */
-export interface FrameDelivery {
-  /** Delivers one frame; true when reading should stop (the format's terminal event). */
-  deliver(frame: WireFrame): boolean;
-}
-
-/** Set by `MapperTarget.surfaceRaw` while an event is mapped: surface it raw even though it was mapped. */
-export interface RawRequest {
-  requested: boolean;
-}
-
 /**
- * The per-event step of a framing: reset the tracker, let the mapper map the event, and surface
+ * The per-event step of one stream: reset the tracker, let the mapper map the event, and surface
  * the untouched event through `onUnmappedRawEvent` when no typed callback fired (or the mapper
- * called `surfaceRaw`: the event was only partly mapped) — `{event, data}`
- * for SSE, the parsed value for an NDJSON line (the text `null` for a `null` line: raw events are
- * never null), the line's text for a line that is not JSON (the mapper never sees it). The SSE
- * `[DONE]` sentinel reaches the mapper, ends the reading and is never raw.
+ * called `MapperTarget.surfaceRaw`, which is `requestRaw` here: the event was only partly mapped)
+ * — `{event, data}` for SSE, the parsed value for an NDJSON line (the text `null` for a `null`
+ * line: raw events are never null), the line's text for a line that is not JSON (the mapper never
+ * sees it). The SSE `[DONE]` sentinel reaches the mapper, ends the reading and is never raw.
+ *
+ * Made with the stream's tracker before the format is known; `start` gives it the format's mapper
+ * once it is. One object per stream, which a frame reaches the mapper through.
  */
-export function frameDelivery(
-  framing: Framing,
-  mapper: StreamMapper<SseFrame> | StreamMapper<unknown>,
-  tracker: MappingTrackingHandler,
-  target: MapperTarget,
-  raw: RawRequest,
-): FrameDelivery {
-  return framing === 'ndjson' ? new NdjsonDelivery(mapper as StreamMapper<unknown>, tracker, target, raw) : new SseDelivery(mapper as StreamMapper<SseFrame>, tracker, target, raw);
-}
+export class FrameDelivery {
+  private ndjson = false;
+  private mapper: StreamMapper<SseFrame> | StreamMapper<unknown> | null = null;
+  private target: MapperTarget | null = null;
+  /** Set by `requestRaw` while an event is mapped. */
+  private rawRequested = false;
 
-// Classes rather than closures: a frame reaches the mapper through one object of the stream.
+  constructor(private readonly tracker: MappingTrackingHandler) {}
 
-class SseDelivery implements FrameDelivery {
-  constructor(
-    private readonly mapper: StreamMapper<SseFrame>,
-    private readonly tracker: MappingTrackingHandler,
-    private readonly target: MapperTarget,
-    private readonly raw: RawRequest,
-  ) {}
+  /** The format is known: its framing, its mapper, and the target the mapper calls. */
+  start(framing: Framing, mapper: StreamMapper<SseFrame> | StreamMapper<unknown>, target: MapperTarget): void {
+    this.ndjson = framing === 'ndjson';
+    this.mapper = mapper;
+    this.target = target;
+  }
 
+  /** `MapperTarget.surfaceRaw`: surface the event being mapped raw too, once `map` returns. */
+  requestRaw(): void {
+    this.rawRequested = true;
+  }
+
+  /** Delivers one frame; true when reading should stop (the format's terminal event). Only after `start`. */
   deliver(frame: WireFrame): boolean {
-    const sse = frame as SseFrame;
     const tracker = this.tracker;
-    const raw = this.raw;
     tracker.resetMappingTracking();
-    raw.requested = false;
-    const stop = this.mapper.map(sse, this.target);
+    this.rawRequested = false;
+    if (this.ndjson) return this.deliverLine(frame as NdjsonLine);
+    const sse = frame as SseFrame;
+    const stop = (this.mapper as StreamMapper<SseFrame>).map(sse, this.target as MapperTarget);
     if (isSseSentinel(sse)) return true;
-    if (raw.requested || !tracker.wasMapped()) tracker.onUnmappedRawEvent(sse);
+    if (this.rawRequested || !tracker.wasMapped()) tracker.onUnmappedRawEvent(sse);
     return stop;
   }
-}
 
-class NdjsonDelivery implements FrameDelivery {
-  constructor(
-    private readonly mapper: StreamMapper<unknown>,
-    private readonly tracker: MappingTrackingHandler,
-    private readonly target: MapperTarget,
-    private readonly raw: RawRequest,
-  ) {}
-
-  deliver(frame: WireFrame): boolean {
-    const line = frame as NdjsonLine;
+  private deliverLine(line: NdjsonLine): boolean {
     const tracker = this.tracker;
-    const raw = this.raw;
-    tracker.resetMappingTracking();
-    raw.requested = false;
     if (!line.ok) {
       tracker.onUnmappedRawEvent(line.text);
       return false;
     }
-    const stop = this.mapper.map(line.value, this.target);
-    if (raw.requested || !tracker.wasMapped()) tracker.onUnmappedRawEvent(line.value ?? 'null');
+    const stop = (this.mapper as StreamMapper<unknown>).map(line.value, this.target as MapperTarget);
+    if (this.rawRequested || !tracker.wasMapped()) tracker.onUnmappedRawEvent(line.value ?? 'null');
     return stop;
   }
 }

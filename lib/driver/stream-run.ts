@@ -9,7 +9,7 @@ import type { ChunkReader } from '../transport/byte-source';
 import { Utf8Decoder } from '../transport/utf8-chunk-decoder';
 import type { FrameDecoder } from '../wire/frame-decoder';
 import type { WireFrame } from '../wire/wire-decoder';
-import { frameDelivery, type RawRequest } from './frame-delivery';
+import { FrameDelivery } from './frame-delivery';
 import { FramePump } from './frame-pump';
 import { interruptionError, streamOutcome } from './run-outcome';
 import { RunState } from './run-state';
@@ -53,8 +53,8 @@ export class StreamRun {
   private readonly bridge: PartsBridge;
   private readonly tracker: MappingTrackingHandler;
   private readonly target: MapperTarget;
-  /** Set through `target.surfaceRaw` while an event is mapped. */
-  private readonly raw: RawRequest = { requested: false };
+  /** The per-event step; it also takes the mapper's `surfaceRaw` requests. */
+  private readonly delivery: FrameDelivery;
   /** Aborts the request `open` made; created by `open` only (an open source has no request). */
   private transport: AbortController | null = null;
   private guard: StreamGuard | null = null;
@@ -80,16 +80,15 @@ export class StreamRun {
     // The bridge stops aggregating once the stream is cancelled.
     this.bridge.bindStreamingHandle(this.controller);
     const bridge = this.bridge;
-    const raw = this.raw;
+    const delivery = new FrameDelivery(this.tracker);
+    this.delivery = delivery;
     this.target = Object.freeze({
       handler: this.tracker,
       handle: this.controller,
       // Straight to the bridge, in the same order as the callbacks: the part gets the next index.
       completeBlock: (part?: MessagePart | null, attributes?: Readonly<Record<string, string>> | null): void => bridge.completeBlock(part, attributes),
       keepIncompleteToolCall: (call: IncompleteToolCall) => bridge.keepIncompleteToolCall(call),
-      surfaceRaw: () => {
-        raw.requested = true;
-      },
+      surfaceRaw: () => delivery.requestRaw(),
     });
   }
 
@@ -197,7 +196,8 @@ export class StreamRun {
     if (pump === null && plan.framing !== null) {
       const mapper = plan.createMapper();
       this.mapper = mapper;
-      pump = new FramePump(frameDelivery(plan.framing, mapper, this.tracker, this.target, this.raw), this.state, this.safe, (error) => this.fail(error));
+      this.delivery.start(plan.framing, mapper, this.target);
+      pump = new FramePump(this.delivery, this.state, this.safe, (error) => this.fail(error));
       this.framePump = pump;
       // The plan until the format is known; then the format's own decoder, called directly.
       this.frameDecoder = plan.frameDecoder ?? plan;

@@ -13,7 +13,7 @@ import type {
 
 /**
  * A delegating handler that records whether the current provider event was mapped to a typed
- * callback. The driver (its per-event step, `frameDelivery`) calls `resetMappingTracking()` before
+ * callback. The driver (its per-event step, `FrameDelivery`) calls `resetMappingTracking()` before
  * each event and, when `wasMapped()` is still false afterwards (or the mapper called
  * `MapperTarget.surfaceRaw`), surfaces the event through `onUnmappedRawEvent`; a mapper only
  * calls the typed callbacks on it.
