@@ -15,3 +15,14 @@ const EMPTY: readonly never[] = [];
 export function freshArray<T>(): T[] {
   return EMPTY.slice() as T[];
 }
+
+/**
+ * A new array of the one `element`, made without an allocation site (see `freshArray`): for the
+ * one-element arrays a scanner builds into every event it reads (`choices`, `parts`), which a
+ * literal or `new Array` would let V8 start allocating in the old generation.
+ */
+export function arrayOf<T>(element: T): T[] {
+  const array = EMPTY.slice() as T[];
+  array.push(element);
+  return array;
+}

@@ -1,6 +1,7 @@
 import { parseJsonObject, type JsonObject } from '../../wire/read-json';
 import { plain, unescapeJsonString } from '../kit/plain-json';
 import { detached } from '../../wire/detached-slice';
+import { arrayOf } from '../../wire/fresh-array';
 
 // Gemini streams one whole GenerateContentResponse per token, compact and in a fixed key order:
 //   {"candidates":[{"content":{"parts":[{"text":"Hi"}],"role":"model"},"index":0}],
@@ -18,8 +19,9 @@ const PREFIX = '{"candidates":[{"content":{"parts":[{"text":"';
 const AFTER_TEXT = '}],"role":"model"},"index":0}],';
 const AFTER_THOUGHT = ',"thought":true}],"role":"model"},"index":0}],';
 
-// Built with `new` on plain-prototype functions, never as literals: see parse-anthropic-event.ts
-// on V8 pretenuring objects of literals whose first objects happened to survive together.
+// Built with `new` on plain-prototype functions, never as literals, and the arrays with `arrayOf`
+// (`new Array` has an allocation site too): see parse-anthropic-event.ts on V8 pretenuring objects
+// of literals whose first objects happened to survive together.
 const TextPart = plain(function (this: Record<string, unknown>, text: string) {
   this.text = text;
 });
@@ -39,12 +41,6 @@ const Chunk = plain(function (this: Record<string, unknown>, candidates: unknown
   this.candidates = candidates;
 });
 
-/** One value in an array of its own, with no array literal (see above). */
-function single(value: unknown): unknown[] {
-  const array = new Array<unknown>(1);
-  array[0] = value;
-  return array;
-}
 
 
 /** The longest run of chunks parsed whole after a rest changed before looking again. */
@@ -96,7 +92,7 @@ export class GeminiChunkReader {
     const raw = data.slice(start, end);
     const text = raw.indexOf('\\') < 0 ? detached(raw) : unescapeJsonString(raw);
     if (text === null) return null;
-    const chunk = new Chunk(single(new Candidate(new Content(single(thought ? new ThoughtPart(text) : new TextPart(text))))));
+    const chunk = new Chunk(arrayOf<unknown>(new Candidate(new Content(arrayOf<unknown>(thought ? new ThoughtPart(text) : new TextPart(text))))));
     const target = chunk as Record<string, unknown>;
     for (let i = 0; i < rest.keys.length; i++) target[rest.keys[i]] = rest.values[i];
     return chunk;

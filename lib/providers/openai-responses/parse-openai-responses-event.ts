@@ -1,6 +1,7 @@
 import { parseJsonObject, type JsonObject } from '../../wire/read-json';
 import { plain, unescapeJsonString } from '../kit/plain-json';
 import { detached } from '../../wire/detached-slice';
+import { freshArray } from '../../wire/fresh-array';
 
 // OpenAI serializes the per-token Responses events compactly and in a fixed key order:
 //   {"type":"response.output_text.delta","sequence_number":12,"item_id":"msg_…","output_index":1,
@@ -27,7 +28,7 @@ const ContentDelta = plain(function (this: Record<string, unknown>, type: string
   this.output_index = outputIndex;
   this.content_index = index;
   this.delta = delta;
-  if (logprobs) this.logprobs = new Array<never>();
+  if (logprobs) this.logprobs = freshArray<never>();
   if (obfuscation !== null) this.obfuscation = obfuscation;
 });
 const SummaryDelta = plain(function (this: Record<string, unknown>, type: string, sequence: number, itemId: string, outputIndex: number, index: number, delta: string, logprobs: boolean, obfuscation: string | null) {
@@ -37,7 +38,7 @@ const SummaryDelta = plain(function (this: Record<string, unknown>, type: string
   this.output_index = outputIndex;
   this.summary_index = index;
   this.delta = delta;
-  if (logprobs) this.logprobs = new Array<never>();
+  if (logprobs) this.logprobs = freshArray<never>();
   if (obfuscation !== null) this.obfuscation = obfuscation;
 });
 const ItemDelta = plain(function (this: Record<string, unknown>, type: string, sequence: number, itemId: string, outputIndex: number, _index: number, delta: string, logprobs: boolean, obfuscation: string | null) {
@@ -46,7 +47,7 @@ const ItemDelta = plain(function (this: Record<string, unknown>, type: string, s
   this.item_id = itemId;
   this.output_index = outputIndex;
   this.delta = delta;
-  if (logprobs) this.logprobs = new Array<never>();
+  if (logprobs) this.logprobs = freshArray<never>();
   if (obfuscation !== null) this.obfuscation = obfuscation;
 });
 
