@@ -32,11 +32,11 @@ import {
 } from 'partstream';
 
 /** The five APIs, by the name of their client. */
-export type Provider = 'anthropic' | 'openai-chat' | 'openai-responses' | 'gemini' | 'ollama';
-export const PROVIDERS: readonly Provider[] = ['anthropic', 'openai-chat', 'openai-responses', 'gemini', 'ollama'];
+type Provider = 'anthropic' | 'openai-chat' | 'openai-responses' | 'gemini' | 'ollama';
+const PROVIDERS: readonly Provider[] = ['anthropic', 'openai-chat', 'openai-responses', 'gemini', 'ollama'];
 
 /** The opaque values turn one carries; they must come back byte for byte in turn two. */
-export const PAYLOADS = {
+const PAYLOADS = {
   anthropic: 'EqQBCkYIBxgCKkB+s1g/n4tUr3xLocalSignature==',
   openrouter: 'gAAAAABpRouterEncrypted+/==',
   openai: 'gAAAAABpResponsesEncrypted_-==',
@@ -52,7 +52,7 @@ const reasoningItem = { id: 'rs_1', type: 'reasoning', summary: [{ type: 'summar
 const callItem = { id: 'fc_1', type: 'function_call', status: 'completed', call_id: 'call_1', name: 'get_weather', arguments: '{"city":"Paris"}' };
 
 /** What each stand-in API streams on turn one: reasoning with its payload, then a tool call. */
-export const TURN_ONE: Readonly<Record<Provider, string>> = {
+const TURN_ONE: Readonly<Record<Provider, string>> = {
   anthropic: named([
     { type: 'message_start', message: { id: 'msg_1', type: 'message', role: 'assistant', model: 'm', content: [], usage: { input_tokens: 20, output_tokens: 1 } } },
     { type: 'content_block_start', index: 0, content_block: { type: 'thinking', thinking: '', signature: '' } },
@@ -99,7 +99,7 @@ export const TURN_ONE: Readonly<Record<Provider, string>> = {
 const ANSWER = 'It is 21 °C in Paris.';
 
 /** What each stand-in API streams on turn two: the answer. */
-export const TURN_TWO: Readonly<Record<Provider, string>> = {
+const TURN_TWO: Readonly<Record<Provider, string>> = {
   anthropic: named([
     { type: 'message_start', message: { id: 'msg_2', type: 'message', role: 'assistant', model: 'm', content: [], usage: { input_tokens: 60, output_tokens: 1 } } },
     { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } },
@@ -146,7 +146,7 @@ function send(provider: Provider, history: readonly ChatMessage[], origin: strin
  * The loop: stream a turn, and while the model asks for tools, run them and send the assistant
  * turn and the results back. Resolves with the final answer.
  */
-export async function toolLoop(provider: Provider, origin: string): Promise<string | null> {
+async function toolLoop(provider: Provider, origin: string): Promise<string | null> {
   const history: ChatMessage[] = [systemMessage('Answer briefly.'), userMessage('What is the weather in Paris?')];
   for (let turn = 0; turn < 5; turn++) {
     const outcome = await send(provider, history, origin);
@@ -200,9 +200,7 @@ async function main(): Promise<void> {
   }
 }
 
-if (require.main === module) {
-  main().catch((error: unknown) => {
-    console.error(error);
-    process.exitCode = 1;
-  });
-}
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exitCode = 1;
+});

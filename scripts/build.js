@@ -3,9 +3,8 @@
 /**
  * `npm run build` (also run by `prepare`, so `npm install` in a clone builds). Two builds of lib/:
  *
- * - dist/esm: tsc's ES modules with type declarations, one file per source file, so that a
- *   bundler keeps only what is imported (the package is `sideEffects: false`). What bundlers and
- *   the type checker read. tsc keeps relative specifiers as written (`'./parts/factories'`), which
+ * - dist/esm: tsc's ES modules, one file per source file, so that a bundler keeps only what is
+ *   imported (the package is `sideEffects: false`). What bundlers read. tsc keeps relative specifiers as written (`'./parts/factories'`), which
  *   Node's ES module loader does not resolve, so each one in the output is rewritten to the file it
  *   names (`'./parts/factories.js'`, `'./providers/index.js'`); one that names no emitted file
  *   fails the build.
@@ -16,9 +15,15 @@
  *   read, compile, link) was most of the package's load time.
  *
  * Each public entry also gets a CommonJS file, dist/cjs/<name>.cjs, that is `require()` of the
- * Node bundle (Node >= 20.19 loads an ES module synchronously), with a declaration re-exporting the
- * ES one: in Node, `import` and `require` reach the same single copy of every module, so classes
- * keep one identity (instanceof works across both), and both share one set of types.
+ * Node bundle (Node >= 20.19 loads an ES module synchronously): in Node, `import` and `require`
+ * reach the same single copy of every module, so classes keep one identity (instanceof works across
+ * both).
+ *
+ * Both also share one set of types, and it is CommonJS: tsc's declarations are moved to dist/cjs as
+ * `.d.cts` files whose relative specifiers name `.cjs` files (which TypeScript reads as the `.d.cts`
+ * beside them). A CommonJS declaration may not import an ES module declaration (TS1479 under
+ * `module: node16`), while an ES module may import a CommonJS one, so each ES entry's declaration,
+ * dist/esm/<name>.d.ts, is one line re-exporting dist/cjs/<name>.d.cts.
  *
  * The build's start time is recorded as the modification time of dist/esm/package.json, set last:
  * scripts/dist-status.js compares it with lib/ to tell a stale build.
@@ -103,6 +108,27 @@ for (const file of listFiles(esmDir)) {
   if (next !== text) fs.writeFileSync(file, next);
 }
 
+// The declarations: one tree, CommonJS, under dist/cjs (see above). `./x.js` becomes `./x.cjs`; the
+// withExtension pass above has given every relative specifier a `.js` (or `.json`) extension.
+let declarations = 0;
+const entryDeclarations = new Set(ENTRIES.filter((entry) => entry.exported).map(({ name }) => path.join(esmDir, `${name}.d.ts`)));
+for (const file of listFiles(esmDir)) {
+  if (!file.endsWith('.d.ts')) continue;
+  const target = path.join(cjsDir, path.relative(esmDir, file).replace(/\.d\.ts$/, '.d.cts'));
+  const text = fs.readFileSync(file, 'utf8').replace(RELATIVE_SPECIFIER, (whole, lead, quote, specifier) =>
+    `${lead}${quote}${specifier.replace(/\.js$/, '.cjs')}${quote}`,
+  );
+  fs.mkdirSync(path.dirname(target), { recursive: true });
+  fs.writeFileSync(target, text);
+  declarations++;
+  if (entryDeclarations.has(file)) {
+    const relative = path.relative(path.dirname(file), target.replace(/\.d\.cts$/, '.cjs')).split(path.sep).join('/');
+    fs.writeFileSync(file, `export * from ${JSON.stringify(relative)};\n`);
+  } else {
+    fs.rmSync(file);
+  }
+}
+
 // The Node bundles: one ES module per entry, from tsc's output (the same code dist/esm holds);
 // dependencies stay imports (CommonJS ones become requires, see COMMONJS_DEPENDENCIES).
 // lib/cli/main.ts runs itself when executed directly (`require.main === module`, under ts-node);
@@ -157,8 +183,7 @@ async function finish() {
   }
   fs.writeFileSync(path.join(nodeDir, 'package.json'), `${JSON.stringify({ type: 'module', sideEffects: false }, null, 2)}\n`);
 
-  // The CommonJS files: the Node bundles themselves, required. Their declarations re-export the ES
-  // build's declarations, so both entries also share one set of types.
+  // The CommonJS files: the Node bundles themselves, required (their declarations are written above).
   for (const { name } of ENTRIES.filter((entry) => entry.exported)) {
     const file = path.join(cjsDir, `${name}.cjs`);
     const specifier = (target) => {
@@ -176,7 +201,6 @@ async function finish() {
         '',
       ].join('\n'),
     );
-    fs.writeFileSync(path.join(cjsDir, `${name}.d.cts`), `export * from ${specifier(path.join(esmDir, `${name}.js`))};\n`);
   }
 
   // Loading each CommonJS entry proves the bundles resolve and that require() works; the ES build
@@ -195,7 +219,7 @@ async function finish() {
   fs.utimesSync(stamp, started, started);
 
   process.stdout.write(
-    `built dist/esm (${rewritten} relative specifiers given extensions), dist/node (${bundledFiles} bundled files) and dist/cjs (runtime exports: ${counts.join(', ')})\n`,
+    `built dist/esm (${rewritten} relative specifiers given extensions), ${declarations} declarations in dist/cjs, dist/node (${bundledFiles} bundled files) and dist/cjs (runtime exports: ${counts.join(', ')})\n`,
   );
 }
 

@@ -13,6 +13,8 @@ import { PLAIN_STYLE, useColour } from '../../lib/cli/text-style';
 import { aiMessage, chatResponse, responseMetadata } from '../../lib/handler/values';
 import { textPart } from '../../lib/parts/factories';
 import { FIXTURES_DIR, REPO_ROOT, runCli } from './run-cli';
+import { FIXTURES_ABSENT } from '../support/recorded-fixtures';
+import { noteSkipped } from '../support/skips';
 
 async function* pieces(text: string, size: number): AsyncGenerator<Uint8Array> {
   const bytes = new TextEncoder().encode(text);
@@ -145,7 +147,10 @@ describe('partstream replay --raw', () => {
 
   it('none: a code-interpreter stream shows its text and summary without its 183 raw events', async function () {
     const file = path.join(FIXTURES_DIR, 'openai-responses', 'code-interpreter-tool.sse');
-    if (!existsSync(file)) this.skip();
+    if (!existsSync(file)) {
+      noteSkipped(FIXTURES_ABSENT, 'replay --raw none over a recorded code-interpreter stream');
+      this.skip();
+    }
     const [short, none] = await Promise.all([runCli(['replay', file]), runCli(['replay', file, '--raw', 'none'])]);
     const rawLines = (stdout: string): number => stdout.split('\n').filter((line) => line.startsWith('raw ')).length;
     expect({ short: rawLines(short.stdout), none: rawLines(none.stdout), note: none.stdout.endsWith('\n183 raw events not shown (--raw short or --raw full shows them)\n') }).to.deep.equal({
@@ -232,7 +237,10 @@ describe('partstream replay: a refusal in the summary', () => {
   it('shows the recorded refusals: OpenAI Chat refusal-logprobs and Anthropic refusal-no-content', async function () {
     const chat = path.join(FIXTURES_DIR, 'openai-chat', 'refusal-logprobs.sse');
     const anthropic = path.join(FIXTURES_DIR, 'anthropic', 'refusal-no-content.sse');
-    if (!existsSync(chat) || !existsSync(anthropic)) this.skip();
+    if (!existsSync(chat) || !existsSync(anthropic)) {
+      noteSkipped(FIXTURES_ABSENT, 'replay of the recorded refusals');
+      this.skip();
+    }
     const runs = await Promise.all([runCli(['replay', chat]), runCli(['replay', anthropic])]);
     expect(runs.map((run) => run.stdout.split('\n').filter((line) => line.startsWith('refusal: ')))).to.deep.equal([
       ['refusal: "I\'m very sorry, but I can\'t assist with that request."'],

@@ -3,6 +3,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { DEMO_RECORDING } from '../../lib/cli/demo-recording';
 import { REPO_ROOT } from './run-cli';
+import { noteSkipped } from '../support/skips';
 
 const LAUNCHER = path.join(REPO_ROOT, 'bin', 'partstream.js');
 /** Shown once the first two text deltas have been printed: a concatenation only the view produces. */
@@ -75,7 +76,7 @@ describe('partstream replay in a terminal (separate process)', function () {
 
   it('prints the answer text while the stream is still open, dims thinking in a pseudo-terminal, and ends with the summary', async () => {
     const usePty = hasScript();
-    if (!usePty) console.warn('      no util-linux `script`: checking streaming through a pipe instead of a pseudo-terminal');
+    if (!usePty) noteSkipped('no util-linux `script`, so checked through a pipe instead of a pseudo-terminal', 'partstream replay in a terminal');
     const run = await replayInSteps(usePty);
     expect({
       beforeRest: run.beforeRest,

@@ -11,6 +11,8 @@ import { trackedSource } from '../support/chunk-sources';
 import { STREAM_CONTENT_TYPE, streamWithClient } from '../support/http-clients';
 import { startLoopbackServer, type LoopbackServer, type Reply } from '../support/loopback-server';
 import { recordingHandler, type Recorded, type RecordingHandler } from '../support/recording-handler';
+import { FIXTURES_ABSENT } from '../support/recorded-fixtures';
+import { noteSkipped } from '../support/skips';
 import { TRANSCRIPTS, WIRE_FORMATS } from '../support/transcripts';
 import { withoutClientEnv } from './support/client-env';
 
@@ -172,7 +174,7 @@ describe('HTTP clients over a loopback socket', () => {
       const file = path.join(fixtures, 'gemini/http-404-model-not-found.json');
       if (!existsSync(file)) {
         it('is absent: skipped', function () {
-          console.warn(`Gemini 404 fixture test skipped: ${file} not found`);
+          noteSkipped(FIXTURES_ABSENT, 'the recorded Gemini 404');
           this.skip();
         });
         return;

@@ -1,14 +1,13 @@
 import { expect } from 'chai';
+import { spawnSync } from 'node:child_process';
 import path from 'node:path';
-import { startLoopbackServer, type LoopbackServer } from '../support/loopback-server';
 
-// Runs the tool loop of examples/tool-loop.ts for each provider against the loopback server of
-// test/support, which records every request body, and checks the second request: the assistant
-// turn goes back with its payload byte for byte and its arguments as the same JSON value, then the
-// tool result in the provider's own shape. The example imports 'partstream', which Node resolves
-// to dist/ (rebuilt first when older than lib/, as for the other examples).
-
-type Example = typeof import('../../examples/tool-loop');
+// Runs examples/tool-loop.ts as its own process, as a user would: its stand-in server records
+// every request body and the example prints each provider's answer and second request body. The
+// second request must send the assistant turn back with its payload and its arguments as the same
+// JSON values, then the tool result in the provider's own shape (written by hand below). The
+// example imports 'partstream', which Node resolves to dist/ (rebuilt first when older than lib/,
+// as for the other examples).
 
 const repo = path.resolve(__dirname, '../..');
 const { ensureBuild } = require('../../scripts/ensure-build.js') as { ensureBuild(root: string): string };
@@ -91,37 +90,42 @@ const SECOND_REQUEST: Record<string, unknown> = {
   },
 };
 
-describe('examples/tool-loop.ts against the loopback server', function () {
-  this.timeout(120_000);
-  let example: Example;
+/** The answer and the second request body of each provider, from what the example printed. */
+function sections(stdout: string): Map<string, { answer: unknown; secondRequest: unknown }> {
+  const found = new Map<string, { answer: unknown; secondRequest: unknown }>();
+  const heading = /^== ([\w-]+): answer (.*); the second request body:$/gm;
+  const headings = [...stdout.matchAll(heading)];
+  headings.forEach((match, i) => {
+    const end = i + 1 < headings.length ? headings[i + 1].index : stdout.length;
+    const body = stdout.slice(match.index + match[0].length, end);
+    found.set(match[1], { answer: JSON.parse(match[2]) as unknown, secondRequest: JSON.parse(body) as unknown });
+  });
+  return found;
+}
 
-  before(async function () {
-    this.timeout(120_000);
+describe('examples/tool-loop.ts (run as its own process)', function () {
+  this.timeout(120_000);
+  let printed: Map<string, { answer: unknown; secondRequest: unknown }>;
+
+  before(function () {
     ensureBuild(repo);
-    example = await import('../../examples/tool-loop');
+    const run = spawnSync(process.execPath, ['-r', 'ts-node/register/transpile-only', path.join('examples', 'tool-loop.ts')], {
+      cwd: repo,
+      encoding: 'utf8',
+      env: { ...process.env, NO_COLOR: '1' },
+      timeout: 90_000,
+    });
+    expect({ status: run.status, stderr: run.stderr }).to.deep.equal({ status: 0, stderr: '' });
+    printed = sections(run.stdout);
+  });
+
+  it('runs the loop with each of the five providers, in order', () => {
+    expect([...printed.keys()]).to.deep.equal(['anthropic', 'openai-chat', 'openai-responses', 'gemini', 'ollama']);
   });
 
   for (const provider of Object.keys(SECOND_REQUEST)) {
-    it(`${provider}: the second request sends the assistant turn back with its payload, then the tool result`, async () => {
-      let server: LoopbackServer | null = null;
-      try {
-        const p = provider as keyof Example['TURN_ONE'];
-        server = await startLoopbackServer((_request, index) => ({
-          headers: { 'content-type': p === 'ollama' ? 'application/x-ndjson' : 'text/event-stream' },
-          body: index === 0 ? example.TURN_ONE[p] : example.TURN_TWO[p],
-        }));
-        const answer = await example.toolLoop(p, server.url);
-        expect(answer).to.equal('It is 21 °C in Paris.');
-        expect(server.requests).to.have.length(2);
-        expect(JSON.parse(server.requests[1]!.body)).to.deep.equal(SECOND_REQUEST[provider]);
-        // The payload goes back as the very bytes it came as (no re-encoding on the way).
-        for (const payload of Object.values(example.PAYLOADS)) {
-          const sent = server.requests[1]!.body.includes(JSON.stringify(payload));
-          expect(sent, payload).to.equal(example.TURN_ONE[p].includes(payload));
-        }
-      } finally {
-        await server?.close();
-      }
+    it(`${provider}: the second request sends the assistant turn back with its payload, then the tool result`, () => {
+      expect(printed.get(provider)).to.deep.equal({ answer: 'It is 21 °C in Paris.', secondRequest: SECOND_REQUEST[provider] });
     });
   }
 });

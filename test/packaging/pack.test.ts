@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { execFileSync, spawnSync, type SpawnSyncReturns } from 'node:child_process';
+import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -54,10 +54,10 @@ const text = [];
 const handler = { onPartialResponse: (p) => text.push(p.text), onCompleteResponse() {}, onError() {} };
 `;
 
-// Slow: one build, one `npm pack`, one offline install into a temp folder, publint, attw and
-// esbuild on the result (about 30 s in all).
+// Slow: one build, one `npm pack`, one offline install into a temp folder, publint, attw,
+// esbuild and two compiler runs on the result (about 40 s in all).
 // The package is copied to a temp folder first, so the working tree's dist/ is never touched.
-describe('the packed npm package (slow: build + npm pack + install + lint, ~30 s)', function () {
+describe('the packed npm package (slow: build + npm pack + install + lint + type checks, ~40 s)', function () {
   this.timeout(240_000);
 
   let work: string;
@@ -79,22 +79,20 @@ describe('the packed npm package (slow: build + npm pack + install + lint, ~30 s
     const reports = JSON.parse(runOk(npm, ['pack', '--json', '--ignore-scripts', '--pack-destination', work], pkg)) as PackReport[];
     pack = reports[0];
 
+    // A real `npm install --offline` of the tarball. The npm cache may hold none of the
+    // dependencies (no `npm ci` ran on this machine) and the network is never used, so each
+    // dependency is packed from this repository's node_modules and installed beside it: npm
+    // resolves partstream's range against that copy instead of asking the registry.
     app = path.join(work, 'app');
     mkdirSync(app);
     writeFileSync(path.join(app, 'package.json'), JSON.stringify({ name: 'app', version: '1.0.0', private: true }));
-    const tarball = path.join(work, pack.filename);
-    const install = run(npm, ['install', '--offline', '--no-audit', '--no-fund', '--ignore-scripts', tarball], app);
-    if (install.status !== 0) {
-      // The dependencies are not in the npm cache (no `npm ci` ran on this machine): unpack the
-      // tarball by hand and take the dependencies from this repository's node_modules.
-      console.warn(`      npm install --offline failed (${install.stderr.trim().split('\n')[0]}); installing by hand`);
-      const target = path.join(app, 'node_modules', 'partstream');
-      mkdirSync(target, { recursive: true });
-      execFileSync('tar', ['-xzf', tarball, '-C', target, '--strip-components=1']);
-      for (const dependency of ['eventemitter3']) {
-        cpSync(path.join(repo, 'node_modules', dependency), path.join(app, 'node_modules', dependency), { recursive: true });
-      }
+    const dependencies = Object.keys((JSON.parse(readFileSync(path.join(pkg, 'package.json'), 'utf8')) as { dependencies?: Record<string, string> }).dependencies ?? {});
+    const tarballs = [path.join(work, pack.filename)];
+    for (const dependency of dependencies) {
+      const packed = JSON.parse(runOk(npm, ['pack', '--json', '--ignore-scripts', '--pack-destination', work], path.join(repo, 'node_modules', dependency))) as PackReport[];
+      tarballs.push(path.join(work, packed[0].filename));
     }
+    runOk(npm, ['install', '--offline', '--no-audit', '--no-fund', '--ignore-scripts', ...tarballs], app);
   });
 
   after(() => {
@@ -112,21 +110,22 @@ describe('the packed npm package (slow: build + npm pack + install + lint, ~30 s
     });
   });
 
-  it('ships an ES module and a declaration for every source module, the Node bundles, and the CommonJS entry that requires them', () => {
+  it('ships an ES module and a CommonJS declaration for every source module, the Node bundles, and the entries that load them', () => {
     const files = new Set(pack.files.map((file) => file.path));
     const sources = listFiles(path.join(repo, 'lib')).filter((file) => file.endsWith('.ts') && !file.endsWith('.d.ts'));
     const missing = sources.flatMap((file) => {
-      const base = `dist/esm/${file.slice(0, -'.ts'.length)}`;
-      return [`${base}.js`, `${base}.d.ts`].filter((built) => !files.has(built));
+      const base = file.slice(0, -'.ts'.length);
+      return [`dist/esm/${base}.js`, `dist/cjs/${base}.d.cts`].filter((built) => !files.has(built));
     });
-    const cjs = [...files].filter((file) => file.startsWith('dist/cjs/')).sort();
+    const cjs = [...files].filter((file) => file.startsWith('dist/cjs/') && !file.endsWith('.d.cts')).sort();
     // The bundles: one per entry, besides any chunk of code that exported entries share (named by content hash).
     const node = [...files].filter((file) => file.startsWith('dist/node/') && !/^dist\/node\/chunks\/[\w-]+\.js$/.test(file));
-    const unexpected = [...files].filter((file) => file.startsWith('dist/esm/') && !/\.(js|d\.ts)$/.test(file) && file !== 'dist/esm/package.json');
-    expect({ missing, unexpected, cjs, node: node.sort() }).to.deep.equal({
+    // One set of declarations: the ES entries' declarations re-export the CommonJS ones.
+    const esmDeclarations = [...files].filter((file) => file.startsWith('dist/esm/') && !file.endsWith('.js')).sort();
+    expect({ missing, esmDeclarations, cjs, node: node.sort() }).to.deep.equal({
       missing: [],
-      unexpected: [],
-      cjs: ['dist/cjs/adapters.cjs', 'dist/cjs/adapters.d.cts', 'dist/cjs/index.cjs', 'dist/cjs/index.d.cts'],
+      esmDeclarations: ['dist/esm/adapters.d.ts', 'dist/esm/index.d.ts', 'dist/esm/package.json'],
+      cjs: ['dist/cjs/adapters.cjs', 'dist/cjs/index.cjs'],
       node: ['dist/node/adapters.js', 'dist/node/cli/main.js', 'dist/node/index.js', 'dist/node/package.json'],
     });
   });
@@ -243,40 +242,66 @@ console.log(JSON.stringify({
     expect(JSON.parse(out)).to.deep.equal({ status: 'completed', text: 'Hello', same: true });
   });
 
-  it('is typed for both import (.mts) and require (.cts) consumers', () => {
-    const check = (importLine: string): string => `${importLine}
-const handler: StreamingChatResponseHandler = { onCompleteResponse: (response) => void response.aiMessage.parts, onError: () => undefined };
-export async function read(source: AsyncIterable<string>): Promise<string | null> {
+  it('type-checks in an ES module project and a CommonJS project, with skipLibCheck off, under module node16 and under bundler resolution', () => {
+    // The same program in both projects: the root and the adapters entry, a few types, a misuse
+    // the types must reject (an unused @ts-expect-error is an error too, so types that collapsed
+    // to `any` fail the check).
+    const program = `import { consumeStream, streamAnthropic, StreamError, textPart, type ChatResponse, type FinishReason, type HttpStreamOutcome, type StreamingChatResponseHandler } from 'partstream';
+import { AnthropicMapper, mapOpenAIChatFinishReason } from 'partstream/adapters';
+
+const handler: StreamingChatResponseHandler = {
+  onPartialResponse: (partial) => void partial.text.length,
+  onCompleteResponse: (response: ChatResponse) => void response.aiMessage.parts,
+  onError: (error) => void (error instanceof StreamError ? error.kind : error.message),
+};
+
+export async function read(source: AsyncIterable<string>): Promise<FinishReason | null> {
   const outcome = await consumeStream(source, handler, { format: 'anthropic' });
   // @ts-expect-error: not a wire format
   void consumeStream(source, handler, { format: 'claude' });
-  return outcome.status === 'completed' ? outcome.response.aiMessage.text : null;
+  return outcome.status === 'completed' ? outcome.response.metadata.finishReason : null;
 }
+
+export function ask(): Promise<HttpStreamOutcome> {
+  return streamAnthropic({ model: 'claude-sonnet-4-5', max_tokens: 64, messages: [{ role: 'user', content: 'Hi' }] }, handler);
+}
+
+export const framing: string = new AnthropicMapper().framing;
+export const finish: FinishReason | null = mapOpenAIChatFinishReason('stop');
+export const part = textPart('hi');
 `;
-    writeFileSync(path.join(app, 'check-esm.mts'), check("import { consumeStream, type StreamingChatResponseHandler } from 'partstream';"));
-    writeFileSync(
-      path.join(app, 'check-cjs.cts'),
-      check("import partstream = require('partstream');\nconst { consumeStream } = partstream;\ntype StreamingChatResponseHandler = partstream.StreamingChatResponseHandler;"),
-    );
-    writeFileSync(
-      path.join(app, 'tsconfig.json'),
-      JSON.stringify({
-        compilerOptions: {
-          module: 'nodenext',
-          moduleResolution: 'nodenext',
-          target: 'es2022',
-          strict: true,
-          exactOptionalPropertyTypes: true,
-          noEmit: true,
-          skipLibCheck: true,
-          types: ['node'],
-          typeRoots: [path.join(repo, 'node_modules', '@types')],
-        },
-        files: ['check-esm.mts', 'check-cjs.cts'],
-      }),
-    );
-    const result = run(process.execPath, [tsc, '-p', 'tsconfig.json'], app);
-    expect({ status: result.status, output: result.stdout.trim() }).to.deep.equal({ status: 0, output: '' });
+    // Two projects under the one install (Node and TypeScript take a file's module format from the
+    // nearest package.json); one compiler run per resolution mode checks both.
+    for (const [project, type] of [['esm-project', 'module'], ['cjs-project', 'commonjs']] as const) {
+      mkdirSync(path.join(app, project));
+      writeFileSync(path.join(app, project, 'package.json'), JSON.stringify({ name: project, private: true, type }));
+      writeFileSync(path.join(app, project, 'index.ts'), program);
+    }
+    const modes = { node16: { module: 'node16', moduleResolution: 'node16' }, bundler: { module: 'esnext', moduleResolution: 'bundler' } };
+    const results = Object.entries(modes).map(([mode, resolution]) => {
+      writeFileSync(
+        path.join(app, `tsconfig.${mode}.json`),
+        JSON.stringify({
+          compilerOptions: {
+            ...resolution,
+            target: 'es2022',
+            strict: true,
+            exactOptionalPropertyTypes: true,
+            noEmit: true,
+            skipLibCheck: false,
+            types: ['node'],
+            typeRoots: [path.join(repo, 'node_modules', '@types')],
+          },
+          files: ['esm-project/index.ts', 'cjs-project/index.ts'],
+        }),
+      );
+      const check = run(process.execPath, [tsc, '-p', `tsconfig.${mode}.json`], app);
+      return { mode, status: check.status, output: check.stdout.trim() };
+    });
+    expect(results).to.deep.equal([
+      { mode: 'node16', status: 0, output: '' },
+      { mode: 'bundler', status: 0, output: '' },
+    ]);
   });
 
   it('runs "partstream replay --json" from dist, without ts-node, and rejects garbage with one line and no stack trace', () => {

@@ -1,6 +1,8 @@
 import { expect } from 'chai';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { FIXTURES_ABSENT } from '../support/recorded-fixtures';
+import { noteSkipped } from '../support/skips';
 import { sniffFormat, SNIFF_LIMIT, type FormatOption, type SniffResult } from '../../lib/wire/sniff-format';
 
 /** The result as plain data: the format, `undecided`, or the error's kind and message. */
@@ -155,7 +157,7 @@ describe('sniffFormat', () => {
     const fixtures = path.resolve(__dirname, '../..', '../shared/fixtures');
     if (!existsSync(path.join(fixtures, 'manifest.json'))) {
       it('are absent: skipped', function () {
-        console.warn(`sniffFormat fixture tests skipped: ${fixtures} not found`);
+        noteSkipped(FIXTURES_ABSENT, 'sniffFormat over the recorded fixtures');
         this.skip();
       });
       return;

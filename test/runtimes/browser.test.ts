@@ -6,6 +6,7 @@ import puppeteer, { type Browser } from 'puppeteer-core';
 import type { SmokeResults } from './fixtures/smoke-consumer';
 import { checkServerSide, checkSmokeResults } from './support/check-smoke';
 import { bundleSmokeConsumer, startSmokeServer, type SmokeServer } from './support/smoke-server';
+import { noteSkipped } from '../support/skips';
 
 const HOW_TO_GET_CHROMIUM = 'install it with `apt-get install -y chromium` (Debian), or set CHROMIUM_PATH to a Chromium or Chrome binary';
 
@@ -52,7 +53,7 @@ describe('runtimes: browser (headless Chromium, the library bundled by esbuild f
       const how = `Chromium is not installed: ${HOW_TO_GET_CHROMIUM}`;
       // CI installs Chromium in .ci/run: missing there, the browser guarantee would go untested.
       if (process.env.CI === 'true') throw new Error(how);
-      console.warn(`      skipped: ${how}`);
+      noteSkipped(how, 'the browser runtime test');
       this.skip();
     }
     server = await startSmokeServer(await bundleSmokeConsumer());

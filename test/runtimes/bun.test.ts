@@ -2,6 +2,7 @@ import type { SmokeResults } from './fixtures/smoke-consumer';
 import { checkServerSide, checkSmokeResults } from './support/check-smoke';
 import { findRuntime, runSmokeInChild } from './support/run-smoke-child';
 import { bundleSmokeConsumer, startSmokeServer, type SmokeServer } from './support/smoke-server';
+import { noteSkipped } from '../support/skips';
 
 describe('runtimes: Bun (the browser bundle, run by the bun devDependency)', function () {
   this.timeout(60_000);
@@ -14,7 +15,7 @@ describe('runtimes: Bun (the browser bundle, run by the bun devDependency)', fun
     if (bun === null) {
       const how = 'Bun does not run here: `npm ci` installs it (the `bun` devDependency ships the binary for this platform)';
       if (process.env.CI === 'true') throw new Error(how);
-      console.warn(`      skipped: ${how}`);
+      noteSkipped(how, 'the Bun runtime test');
       this.skip();
     }
     const bundle = await bundleSmokeConsumer();

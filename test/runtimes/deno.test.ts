@@ -2,6 +2,7 @@ import type { SmokeResults } from './fixtures/smoke-consumer';
 import { checkServerSide, checkSmokeResults } from './support/check-smoke';
 import { findRuntime, runSmokeInChild } from './support/run-smoke-child';
 import { bundleSmokeConsumer, startSmokeServer, type SmokeServer } from './support/smoke-server';
+import { noteSkipped } from '../support/skips';
 
 describe('runtimes: Deno (the browser bundle, run by the deno devDependency)', function () {
   this.timeout(60_000);
@@ -14,7 +15,7 @@ describe('runtimes: Deno (the browser bundle, run by the deno devDependency)', f
     if (deno === null) {
       const how = 'Deno does not run here: `npm ci` installs it (the `deno` devDependency ships the binary for this platform)';
       if (process.env.CI === 'true') throw new Error(how);
-      console.warn(`      skipped: ${how}`);
+      noteSkipped(how, 'the Deno runtime test');
       this.skip();
     }
     const bundle = await bundleSmokeConsumer();

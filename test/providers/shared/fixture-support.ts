@@ -5,7 +5,8 @@ import * as path from 'node:path';
 import type { ChatResponse, FinishReason, StreamingChatResponseHandler } from '../../../lib/handler/types';
 import { consumeStream } from '../../../lib/driver/consume-stream';
 import type { SseFrame, WireFormat } from '../../../lib/wire/types';
-import { FIXTURES_DIR } from '../../support/recorded-fixtures';
+import { FIXTURES_ABSENT, FIXTURES_DIR } from '../../support/recorded-fixtures';
+import { noteSkipped } from '../../support/skips';
 
 export { FIXTURES_DIR };
 
@@ -64,10 +65,10 @@ export function expectManifestFinishAndUsage(response: ChatResponse, entry: Fixt
   });
 }
 
-/** True when the fixtures folder is there; else warns once per suite so the skip is visible. */
+/** True when the fixtures folder is there; else notes the suite for the run's one-line skip summary. */
 export function fixturesAvailable(suite: string): boolean {
   if (fs.existsSync(path.join(FIXTURES_DIR, 'manifest.json'))) return true;
-  console.warn(`${suite}: skipped, no recorded fixtures at ${FIXTURES_DIR}`);
+  noteSkipped(FIXTURES_ABSENT, suite);
   return false;
 }
 

@@ -1,11 +1,12 @@
 import { expect } from 'chai';
-import { FIXTURES_DIR, FIXTURES_MANIFEST, recordedFixturesPresent } from '../../support/recorded-fixtures';
+import { FIXTURES_ABSENT, FIXTURES_DIR, FIXTURES_MANIFEST, recordedFixturesPresent } from '../../support/recorded-fixtures';
+import { noteSkipped } from '../../support/skips';
 
 describe('the recorded provider fixtures', () => {
-  it(`are present at ${FIXTURES_DIR} (required when CI=true; elsewhere their cases are skipped with a note)`, function () {
+  it(`are present at ${FIXTURES_DIR} (required when CI=true; elsewhere their cases are skipped, as the run's last line says)`, function () {
     const present = recordedFixturesPresent();
     if (!present && process.env.CI !== 'true') {
-      console.warn(`recorded fixtures absent at ${FIXTURES_DIR}: their cases are skipped (CI=true makes this a failure)`);
+      noteSkipped(FIXTURES_ABSENT, 'the recorded fixtures check');
       this.skip();
     }
     expect(
