@@ -9,7 +9,7 @@ export interface MemoryStoreOptions {
   readonly maxResponses?: number | undefined;
   /** The most text one response's log may hold (UTF-16 code units); 64 MiB by default. */
   readonly maxResponseBytes?: number | undefined;
-  /** How often expired logs are swept (milliseconds); 60 000 by default. */
+  /** How often at most expired logs are swept, on the store's own calls (milliseconds); 60 000 by default. */
   readonly sweepMs?: number | undefined;
 }
 
@@ -28,13 +28,14 @@ interface Entry {
 
 const now = (): number => Date.now();
 
-/** The logs of one memory store, shared by every process view made from it (`MemoryResponseStore.process`). */
+/** The logs of one memory store, shared by every process view made from it (`MemoryResponseStore.peer`). */
 class MemoryLogs {
   readonly entries = new Map<string, Entry>();
   /** The producer ids of the views not closed: `alive` asks here. */
   readonly living = new Set<string>();
   readonly stopListeners = new Map<string, Set<(responseId: string, request: StopRequest) => void>>();
-  private sweeper: ReturnType<typeof setInterval> | null = null;
+  /** When the next sweep is due (sweeps run on the store's own calls: no timer keeps a process alive). */
+  private sweepAt = 0;
 
   constructor(
     readonly maxResponses: number,
@@ -44,6 +45,7 @@ class MemoryLogs {
 
   /** The live entry of `id`; an expired one is removed (and its readers woken) on the way. */
   get(id: string): Entry | undefined {
+    if (now() >= this.sweepAt) this.sweep();
     const entry = this.entries.get(id);
     if (entry !== undefined && entry.expiresAt <= now()) {
       this.remove(id, entry);
@@ -54,20 +56,13 @@ class MemoryLogs {
 
   add(id: string, entry: Entry): void {
     this.entries.set(id, entry);
-    if (this.sweeper === null) {
-      this.sweeper = setInterval(() => this.sweep(), this.sweepMs);
-      // A store must never keep a process alive.
-      (this.sweeper as { unref?: () => void }).unref?.();
-    }
   }
 
+  /** Removes every expired log; runs at most once per `sweepMs`, from the store's calls (a read's watchdog calls too). */
   sweep(): void {
     const time = now();
+    this.sweepAt = time + this.sweepMs;
     for (const [id, entry] of this.entries) if (entry.expiresAt <= time) this.remove(id, entry);
-    if (this.entries.size === 0 && this.sweeper !== null) {
-      clearInterval(this.sweeper);
-      this.sweeper = null;
-    }
   }
 
   private remove(id: string, entry: Entry): void {
@@ -90,10 +85,10 @@ function positive(value: unknown, name: string, fallback: number): number {
 
 /**
  * The default `ResponseStore`: a `Map` of batch arrays in this process, read with promise waiters
- * (no polling), bounded by `maxResponses` and `maxResponseBytes`, expired by TTL sweeps on an
- * unref'd timer. It serves any number of viewers and reconnects, and survives any viewer's
+ * (no polling), bounded by `maxResponses` and `maxResponseBytes`, expired by TTL sweeps that run
+ * on the store's own calls at most once per `sweepMs` (no timer, so a store never keeps a process alive). It serves any number of viewers and reconnects, and survives any viewer's
  * disconnect — not the death of its process (use a shared store such as Redis for that).
- * `process()` makes a view of the same logs with a producer id of its own, as a second process
+ * `peer()` makes a view of the same logs with a producer id of its own, as a second process
  * sharing a store would be (its `close()` makes that producer dead to `alive`).
  */
 export class MemoryResponseStore implements ResponseStore {
@@ -102,7 +97,7 @@ export class MemoryResponseStore implements ResponseStore {
   /** Wakes this view's pending reads at `close()`. */
   private readonly reads = new Set<() => void>();
 
-  /** Made by `memoryStore()`; `logs` is shared with the views `process()` makes. */
+  /** Made by `memoryStore()`; `logs` is shared with the views `peer()` makes. */
   constructor(
     private readonly logs: MemoryLogs,
     producerId: string = randomRelayId(),
@@ -112,7 +107,7 @@ export class MemoryResponseStore implements ResponseStore {
   }
 
   /** A view of the same logs as another process: its own producer id, liveness and stop subscriptions. */
-  process(producerId: string = randomRelayId()): MemoryResponseStore {
+  peer(producerId: string = randomRelayId()): MemoryResponseStore {
     return new MemoryResponseStore(this.logs, producerId);
   }
 
@@ -268,7 +263,7 @@ function indexOfBatchAfter(batches: readonly RelayBatch[], after: number): numbe
 /**
  * A `ResponseStore` in this process's memory (SPEC §13): the default, nothing to install. Bounded
  * by `maxResponses` (10 000) and `maxResponseBytes` (64 MiB of text per response); logs expire
- * after their TTL (`openRelay`'s `ttlMs`, then `retainMs` once ended), swept every `sweepMs`.
+ * after their TTL (`openRelay`'s `ttlMs`, then `retainMs` once ended), swept at most every `sweepMs`.
  */
 export function memoryStore(options: MemoryStoreOptions = {}): MemoryResponseStore {
   if (options === null || typeof options !== 'object') throw new TypeError(`Expected memoryStore options to be an object, got ${describeValue(options)}`);

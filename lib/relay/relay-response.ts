@@ -102,7 +102,6 @@ export async function relay(store: ResponseStore, responseId: string, options: R
           stop();
         }
       }, Math.max(1, Math.floor(heartbeatMs / 2)));
-      (heartbeat as { unref?: () => void }).unref?.();
     },
     async pull(controller) {
       try {

@@ -1,6 +1,25 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { relay, type RelayResponseOptions } from './relay-response';
 import type { ResponseStore } from './response-store';
+
+/** What `relayToNode` uses of a `node:http` request. */
+export interface NodeRequestLike {
+  readonly url?: string | undefined;
+  readonly headers: Readonly<Record<string, string | string[] | undefined>>;
+}
+
+/** What `relayToNode` uses of a `node:http` response. */
+export interface NodeResponseLike {
+  readonly headersSent: boolean;
+  readonly destroyed: boolean;
+  readonly writableNeedDrain: boolean;
+  writeHead(status: number, headers: Record<string, string>): unknown;
+  flushHeaders(): void;
+  write(chunk: Uint8Array): boolean;
+  end(): unknown;
+  on(event: 'close', listener: () => void): unknown;
+  once(event: 'drain' | 'close', listener: () => void): this;
+  off(event: 'close', listener: () => void): unknown;
+}
 
 /**
  * `relay` for a `node:http` server: the cursor from the request's `Last-Event-ID` header or its
@@ -8,7 +27,7 @@ import type { ResponseStore } from './response-store';
  * flushed at once, the body streamed with backpressure, and the request's `close` ending only this
  * viewer's read. Resolves when the response ended.
  */
-export async function relayToNode(store: ResponseStore, responseId: string, req: IncomingMessage, res: ServerResponse, options: Omit<RelayResponseOptions, 'request'> = {}): Promise<void> {
+export async function relayToNode(store: ResponseStore, responseId: string, req: NodeRequestLike, res: NodeResponseLike, options: Omit<RelayResponseOptions, 'request'> = {}): Promise<void> {
   const closed = new AbortController();
   const onClose = (): void => closed.abort();
   res.on('close', onClose);

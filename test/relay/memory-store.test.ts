@@ -98,7 +98,7 @@ describe('memoryStore', () => {
 
   it('records the first stop and wakes the producing process', async () => {
     const store = memoryStore();
-    const other = store.process('p2');
+    const other = store.peer('p2');
     await other.open('r', { producerId: 'p2', createdAt: PRODUCER.createdAt }, { ttlMs: 60_000 });
     const heard: string[] = [];
     const unsubscribe = other.subscribeStops('p2', (id, request) => heard.push(`${id}:${request.by}`));
@@ -112,7 +112,7 @@ describe('memoryStore', () => {
 
   it('tells a producer alive while its process view is open', async () => {
     const store = memoryStore();
-    const other = store.process('p2');
+    const other = store.peer('p2');
     expect(await store.alive('p2')).to.equal(true);
     await other.close();
     expect(await store.alive('p2')).to.equal(false);

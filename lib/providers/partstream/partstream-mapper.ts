@@ -19,7 +19,7 @@ import {
   stringField,
 } from './partstream-fields';
 import { partstreamViolation } from './partstream-violation';
-import { parseSequence, PARTSTREAM_VERSION } from './partstream-wire';
+import { parseSequence, PARTSTREAM_WIRE_VERSION } from './partstream-wire';
 import type { ReplayGate } from './replay-gate';
 
 /** The events that change the viewer's state without a callback: never surfaced raw. */
@@ -91,7 +91,7 @@ export class PartstreamMapper implements StreamMapper<SseFrame> {
         const data = dataObject(text, type);
         if (this.responseId !== null) throw new FieldError('a second start event');
         const version = anyField(data, 'v');
-        if (version !== PARTSTREAM_VERSION) throw new FieldError(`version ${JSON.stringify(version ?? null)} is not supported (this viewer reads partstream v${PARTSTREAM_VERSION})`, 'format');
+        if (version !== PARTSTREAM_WIRE_VERSION) throw new FieldError(`version ${JSON.stringify(version ?? null)} is not supported (this viewer reads partstream v${PARTSTREAM_WIRE_VERSION})`, 'format');
         this.responseId = stringField(data, 'responseId', type);
         return false;
       }

@@ -3,7 +3,7 @@
 // viewer's mapper beside this file.
 
 /** The version a `start` event carries; a viewer reads this one only. */
-export const PARTSTREAM_VERSION = 1;
+export const PARTSTREAM_WIRE_VERSION = 1;
 
 /** The response header that names the format and its version. */
 export const PARTSTREAM_WIRE_HEADER = 'x-partstream-wire';
