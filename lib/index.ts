@@ -76,6 +76,9 @@ export { StreamError } from './handler/stream-error';
 export type { StreamSource } from './transport/byte-source';
 export type { StreamOutcome, ConsumeStreamOptions, ProviderStreamOptions, AdapterStreamOptions, StreamLimits } from './driver/consume-stream';
 export { consumeStream, DEFAULT_MAX_FRAME_BYTES } from './driver/consume-stream';
+// Viewing a relayed response (SPEC §13; stores, producer and server: 'partstream/relay')
+export type { FollowRelayOptions, ReconnectOptions } from './relay/follow-relay';
+export { followRelay } from './relay/follow-relay';
 export type { FormatOption } from './wire/sniff-format';
 export { REFUSAL_ATTRIBUTE } from './providers/openai-chat/openai-chat-mapper';
 

@@ -1,3 +1,4 @@
+import type { CoreRecorder } from '../core/core-recorder';
 import { ResponseCore } from '../core/response-core';
 import { ResponseGate } from '../core/response-gate';
 import { checkPart } from '../core/validate-input';
@@ -140,7 +141,12 @@ export class PartsBridge implements StreamingChatResponseHandler {
   }
 
   onUnmappedRawEvent(rawEvent: unknown): void {
-    if (this.core.run.admits()) this.handler.onUnmappedRawEvent?.(rawEvent);
+    if (this.core.raw(rawEvent)) this.handler.onUnmappedRawEvent?.(rawEvent);
+  }
+
+  /** Tells `recorder` every input the bridge's core takes from now on (the relay's one hook into the chain). */
+  record(recorder: CoreRecorder): void {
+    this.core.record(recorder);
   }
 
   /** Replaces the provider's response by the aggregated one, keeping the provider's metadata; the first terminal callback only. */

@@ -62,6 +62,7 @@ export class StreamHead {
 export function formatHint(head: StreamHead, given: WireFormat): string {
   const { text, whole } = head.read();
   const verdict = sniffFormat(text, whole);
-  if (verdict.type !== 'format' || verdict.format === given) return '';
+  // The replay command reads provider formats only.
+  if (verdict.type !== 'format' || verdict.format === given || verdict.format === 'partstream') return '';
   return `; the bytes look like ${FORMAT_NAMES[verdict.format]}: try --format ${verdict.format}`;
 }

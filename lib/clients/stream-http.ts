@@ -1,6 +1,6 @@
 import type { StreamingChatResponseHandler } from '../handler/types';
 import { describeValue } from '../parts/describe-value';
-import { startStream, type StreamOutcome } from '../driver/consume-stream';
+import { startStream, type StreamOutcome, type StreamRelay } from '../driver/consume-stream';
 import { openChunkReader, type ChunkReader } from '../transport/byte-source';
 import { describeError } from '../handler/describe-error';
 import { StreamError } from '../handler/stream-error';
@@ -53,6 +53,11 @@ export interface HttpClientOptions {
    * it. Once the body began, nothing is retried.
    */
   readonly maxRetries?: number | undefined;
+  /**
+   * Relays this stream (SPEC §13): pass a `Relay` from `openRelay` (`partstream/relay`). A stop
+   * of the response (`stopResponse`, from any process) cancels this request.
+   */
+  readonly relay?: StreamRelay | undefined;
 }
 
 /** A client's outcome: the stream's, with what was seen of the HTTP response once one arrived. */
@@ -239,5 +244,6 @@ export function streamHttp(request: HttpStreamRequest, handler: StreamingChatRes
     idleTimeoutMs: idle === Infinity ? undefined : idle,
     timeoutMs: options.timeoutMs,
     maxFrameBytes: options.maxFrameBytes,
+    relay: options.relay,
   }).then((outcome) => (http === undefined ? outcome : Object.freeze({ ...outcome, http })));
 }

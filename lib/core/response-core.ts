@@ -1,4 +1,5 @@
 import type { ChatResponse, ChatResponseMetadata, StreamingHandle } from '../handler/types';
+import type { CoreRecorder } from './core-recorder';
 import { aiMessage, chatResponse, responseMetadata } from '../handler/values';
 import { toolCallPart } from '../parts/factories';
 import { INCOMPLETE_ATTRIBUTES } from '../parts/incomplete-tool-call';
@@ -53,9 +54,16 @@ export class ResponseCore {
    */
   private blockIndex = -1;
   private finalResponse: ChatResponse | null = null;
+  /** Hears every input taken (a relay writing its event log); null, and never consulted beyond one check, without one. */
+  private recorder: CoreRecorder | null = null;
 
   /** `run`: the run state to consult and end (a fresh one by default). */
   constructor(readonly run: ResponseGate = new ResponseGate()) {}
+
+  /** From now on, tells `recorder` every input taken (at most one recorder per core). */
+  record(recorder: CoreRecorder): void {
+    this.recorder = recorder;
+  }
 
   /**
    * The per-token entry: a text or reasoning delta, with its payload or null. A signature-only
@@ -73,6 +81,8 @@ export class ResponseCore {
       const pieces = this.runText;
       if (pieces !== null && this.counter.runType === type) {
         pieces.append(text);
+        // The open run's index is the block's (set when the run took it).
+        if (this.recorder !== null) this.recorder.delta(this.blockIndex, type, text, null);
         return true;
       }
     }
@@ -85,6 +95,7 @@ export class ResponseCore {
     }
     this.runText = slot.textPieces(type);
     this.blockIndex = index;
+    if (this.recorder !== null) this.recorder.delta(index, type, text, payload);
     return true;
   }
 
@@ -102,7 +113,9 @@ export class ResponseCore {
       payload: null,
       attributes: INCOMPLETE_ATTRIBUTES,
     };
-    this.slotAt(this.counter.toolCallDelta(key)).addToolCallDelta(delta);
+    const index = this.counter.toolCallDelta(key);
+    this.slotAt(index).addToolCallDelta(delta);
+    this.recorder?.toolCallDelta(index, key, id, name, args);
     return true;
   }
 
@@ -113,7 +126,7 @@ export class ResponseCore {
    */
   completeToolCall(key: number, call: ToolCallFields): boolean {
     if (!this.run.admits()) return false;
-    this.endToolCall(key, call, NO_ATTRIBUTES);
+    this.endToolCall(key, call, NO_ATTRIBUTES, false);
     return true;
   }
 
@@ -122,7 +135,7 @@ export class ResponseCore {
    * deltas (or at the next index); as `completeToolCall` otherwise. Nothing when the run ended.
    */
   incompleteToolCall(key: number, call: ToolCallFields): void {
-    if (this.run.admits()) this.endToolCall(key, call, INCOMPLETE_ATTRIBUTES);
+    if (this.run.admits()) this.endToolCall(key, call, INCOMPLETE_ATTRIBUTES, true);
   }
 
   /**
@@ -134,12 +147,15 @@ export class ResponseCore {
    */
   completeBlock(part: MessagePart | null, attributes: PartAttributes | null): void {
     if (!this.run.admits()) return;
+    let taken = -1;
     if (part !== null && !(part.type === 'text' && part.text === '' && part.payload === null)) {
       const delta = part.type === 'text' || part.type === 'reasoning';
       const index = delta ? this.counter.delta(part.type, part.payload !== null) : this.counter.whole();
       this.slotAt(index).put(part, delta);
       this.blockIndex = index;
+      taken = index;
     }
+    this.recorder?.block(taken, part, attributes);
     if (attributes !== null && this.blockIndex >= 0) (this.slots[this.blockIndex] as Slot).mergeAttributes(attributes);
     this.blockIndex = -1;
     this.counter.endRun();
@@ -154,10 +170,22 @@ export class ResponseCore {
   complete(response: ChatResponse): ChatResponse | null {
     if (!this.run.end('completed')) return null;
     const assembled = this.parts();
-    const parts = assembled.length === 0 && response.aiMessage.parts.length > 0 ? response.aiMessage.parts : assembled;
+    const providerParts = assembled.length === 0 && response.aiMessage.parts.length > 0;
+    const parts = providerParts ? response.aiMessage.parts : assembled;
+    this.recorder?.complete(response, providerParts);
     const final = chatResponse(aiMessage(parts, response.aiMessage.attributes), response.metadata);
     this.finalResponse = final;
     return final;
+  }
+
+  /**
+   * A raw event is about to be forwarded: true (and the recorder told) while the run is open;
+   * raw events are not part of the response.
+   */
+  raw(rawEvent: unknown): boolean {
+    if (!this.run.admits()) return false;
+    this.recorder?.raw(rawEvent);
+    return true;
   }
 
   /**
@@ -180,7 +208,7 @@ export class ResponseCore {
     return parts;
   }
 
-  private endToolCall(key: number, call: ToolCallFields, attributes: PartAttributes): void {
+  private endToolCall(key: number, call: ToolCallFields, attributes: PartAttributes, incomplete: boolean): void {
     const part = toolCallPart(
       { id: call.id, type: TOOL_CALL_TYPE, name: call.name, arguments: call.arguments },
       { payload: call.payload ?? null, attributes },
@@ -188,6 +216,7 @@ export class ResponseCore {
     const index = this.counter.endToolCall(key);
     this.slotAt(index).put(part, false);
     this.blockIndex = index;
+    this.recorder?.toolCall(index, key, { id: call.id, name: call.name, arguments: call.arguments, payload: call.payload ?? null }, incomplete);
   }
 
   private slotAt(index: number): Slot {

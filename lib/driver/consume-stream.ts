@@ -3,11 +3,13 @@ import { describeValue } from '../parts/describe-value';
 import { openChunkReader, type StreamSource } from '../transport/byte-source';
 import { checkOptions, DEFAULT_MAX_FRAME_BYTES, type ConsumeStreamOptions, type OpenStream, type StartStreamOptions, type StreamOutcome } from './stream-options';
 import { StreamRun } from './stream-run';
+import { ReplayGate } from '../providers/partstream/replay-gate';
 import { adapterDecoder, providerDecoder } from './wire-plan';
 
 export { defaultMapperFactory } from '../providers/default-mappers';
 export { DEFAULT_MAX_FRAME_BYTES } from './stream-options';
 export type { MapperFactory } from '../providers/stream-mapper';
+export type { RecordedStream, StreamRecorder, StreamRelay } from './stream-relay';
 export type {
   AdapterStreamOptions,
   ConsumeStreamOptions,
@@ -51,10 +53,13 @@ export type {
 export function consumeStream(source: StreamSource, handler: StreamingChatResponseHandler, options: ConsumeStreamOptions): Promise<StreamOutcome> {
   checkOptions(options);
   const maxFrameBytes = options.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES;
-  const decoder = options.adapter !== undefined ? adapterDecoder(options, maxFrameBytes) : providerDecoder(options.format, undefined, maxFrameBytes);
+  const from = options.adapter === undefined ? (options.fromSequence ?? 0) : 0;
+  // A relay viewer that starts after a sequence holds back the callbacks of the events up to it.
+  const gate = from > 0 ? new ReplayGate(handler, from) : null;
+  const decoder = options.adapter !== undefined ? adapterDecoder(options, maxFrameBytes) : providerDecoder(options.format, undefined, maxFrameBytes, gate);
   // Opened last, once nothing else can throw: a source of the wrong kind throws here, unlocked.
   const reader = openChunkReader(source);
-  return new StreamRun(handler, options, decoder).run(reader);
+  return new StreamRun(gate ?? handler, options, decoder).run(reader);
 }
 
 /**

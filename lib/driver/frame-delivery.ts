@@ -6,6 +6,9 @@ import { isSseSentinel } from '../wire/sse-decoder';
 import type { WireFrame } from '../wire/wire-decoder';
 import type { Framing } from './wire-plan';
 
+/** `rawValue` of an event that surfaces nothing (`MapperTarget.consumed`). */
+const CONSUMED: unique symbol = Symbol('consumed');
+
 /**
  * The per-event step of one stream: reset the tracker, let the mapper map the event, and surface
  * the untouched event through `onUnmappedRawEvent` when no typed callback fired (or the mapper
@@ -23,6 +26,8 @@ export class FrameDelivery {
   private target: MapperTarget | null = null;
   /** Set by `requestRaw` while an event is mapped. */
   private rawRequested = false;
+  /** Set by `replaceRaw` while an event is mapped: what surfaces instead of the event. */
+  private rawValue: unknown = undefined;
 
   constructor(private readonly tracker: MappingTrackingHandler) {}
 
@@ -38,6 +43,18 @@ export class FrameDelivery {
     this.rawRequested = true;
   }
 
+  /** `MapperTarget.consumed`: nothing surfaces raw for the event being mapped. */
+  consume(): void {
+    this.rawRequested = true;
+    this.rawValue = CONSUMED;
+  }
+
+  /** `MapperTarget.surfaceRawInstead`: surface `value` (not null) instead of the event being mapped, once `map` returns. */
+  replaceRaw(value: unknown): void {
+    this.rawRequested = true;
+    this.rawValue = value;
+  }
+
   /** Delivers one frame; true when reading should stop (the format's terminal event). Only after `start`. */
   deliver(frame: WireFrame): boolean {
     const tracker = this.tracker;
@@ -47,8 +64,17 @@ export class FrameDelivery {
     const sse = frame as SseFrame;
     const stop = (this.mapper as StreamMapper<SseFrame>).map(sse, this.target as MapperTarget);
     if (isSseSentinel(sse)) return true;
-    if (this.rawRequested || !tracker.wasMapped()) tracker.onUnmappedRawEvent(sse);
+    if (this.rawRequested || !tracker.wasMapped()) {
+      const raw = this.rawValue === undefined ? sse : this.takeRawValue();
+      if (raw !== CONSUMED) tracker.onUnmappedRawEvent(raw);
+    }
     return stop;
+  }
+
+  private takeRawValue(): unknown {
+    const value = this.rawValue;
+    this.rawValue = undefined;
+    return value;
   }
 
   private deliverLine(line: NdjsonLine): boolean {

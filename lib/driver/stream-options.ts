@@ -4,6 +4,7 @@ import type { ChunkReader } from '../transport/byte-source';
 import type { FormatOption } from '../wire/sniff-format';
 import type { MapperFactory, StreamMapper } from '../providers/stream-mapper';
 import type { SseFrame, WireFormat } from '../wire/types';
+import type { StreamRelay } from './stream-relay';
 
 /** How a stream ended: its final response, or the error / cancel and everything aggregated before it. */
 export type StreamOutcome =
@@ -37,6 +38,12 @@ export interface StreamLimits {
    * (`DEFAULT_MAX_FRAME_BYTES`); `Infinity` for no limit.
    */
   readonly maxFrameBytes?: number | undefined;
+  /**
+   * Relays this stream (SPEC §13): every input the response core takes becomes the next event of
+   * the relay's log (`openRelay` in `partstream/relay`). The handler's callbacks run exactly as
+   * without it. A relay serves one stream.
+   */
+  readonly relay?: StreamRelay | undefined;
 }
 
 /** Options of `consumeStream` for a provider partstream maps itself. */
@@ -44,6 +51,11 @@ export interface ProviderStreamOptions extends StreamLimits {
   /** The wire format of the source, or `auto` to recognise it from the first frames. */
   readonly format: FormatOption;
   readonly adapter?: undefined;
+  /**
+   * Only with `format: 'partstream'`: the events up to this sequence are applied without a
+   * callback, and callbacks start at the next one (the terminal callback always comes); 0 by default.
+   */
+  readonly fromSequence?: number | undefined;
 }
 
 /** How a body is framed: Server-Sent Events or one JSON value per line. */
@@ -92,7 +104,7 @@ export interface StartStreamOptions extends ProviderStreamOptions {
  */
 export type OpenStream = (signal: AbortSignal) => Promise<ChunkReader>;
 
-const FORMATS: readonly string[] = ['openai-chat', 'openai-responses', 'anthropic', 'gemini', 'ollama', 'auto'];
+const FORMATS: readonly string[] = ['openai-chat', 'openai-responses', 'anthropic', 'gemini', 'ollama', 'partstream', 'auto'];
 const FRAMINGS: readonly string[] = ['sse', 'ndjson'];
 const MAX_TIMEOUT_MS = 2 ** 31 - 1;
 
@@ -127,6 +139,17 @@ export function checkOptions(options: ConsumeStreamOptions | StartStreamOptions)
   const maxFrame = options.maxFrameBytes;
   if (maxFrame !== undefined && !(typeof maxFrame === 'number' && maxFrame > 0 && (Number.isInteger(maxFrame) || maxFrame === Infinity))) {
     throw new TypeError(`Expected maxFrameBytes to be a positive whole number or Infinity, got ${describeValue(maxFrame)}`);
+  }
+  const relay: unknown = options.relay;
+  if (relay !== undefined && (relay === null || typeof (relay as StreamRelay).recordStream !== 'function')) {
+    throw new TypeError(`Expected relay to be a Relay (from openRelay), got ${describeValue(relay)}`);
+  }
+  const from: unknown = 'fromSequence' in options ? options.fromSequence : undefined;
+  if (from !== undefined) {
+    if (options.format !== 'partstream') throw new TypeError(`Expected fromSequence only with format 'partstream', got format ${describeValue(options.format)}`);
+    if (typeof from !== 'number' || !Number.isSafeInteger(from) || from < 0) {
+      throw new TypeError(`Expected fromSequence to be a whole number ≥ 0, got ${describeValue(from)}`);
+    }
   }
   const createMapper = 'createMapper' in options ? options.createMapper : undefined;
   if (createMapper !== undefined && typeof createMapper !== 'function') {

@@ -17,6 +17,7 @@ import { SafeHandler } from './safe-handler';
 import { StreamController } from './stream-controller';
 import { failedWait, StreamGuard, type Interrupted } from './stream-guard';
 import type { OpenStream, StreamLimits, StreamOutcome } from './stream-options';
+import type { StreamRecorder } from './stream-relay';
 import type { AnyStreamMapper, FramedDecoder } from './wire-plan';
 
 /** How a failed read and a failed request are introduced in the network error. */
@@ -66,6 +67,8 @@ export class StreamRun {
   private framePump: FramePump | null = null;
   /** The source ended inside a frame. */
   private truncatedFrame = false;
+  /** The relay's recorder of this stream (the `relay` option), else null. */
+  private readonly recorder: StreamRecorder | null = null;
 
   constructor(
     handler: StreamingChatResponseHandler,
@@ -89,7 +92,20 @@ export class StreamRun {
       completeBlock: (part?: MessagePart | null, attributes?: Readonly<Record<string, string>> | null): void => bridge.completeBlock(part, attributes),
       keepIncompleteToolCall: (call: IncompleteToolCall) => bridge.keepIncompleteToolCall(call),
       surfaceRaw: () => delivery.requestRaw(),
+      surfaceRawInstead: (rawEvent: unknown) => delivery.replaceRaw(rawEvent),
+      consumed: () => delivery.consume(),
     });
+    const relay = limits.relay;
+    if (relay !== undefined) {
+      const recorder = relay.recordStream({
+        metadataSoFar: () => this.mapper?.metadataSoFar?.(),
+        cancel: (reason?: unknown) => this.controller.cancel(reason),
+        fail: (error: Error) => this.failFromOutside(error),
+      });
+      this.recorder = recorder;
+      // The one hook: every input the core takes is recorded there, in the order it took them.
+      bridge.record(recorder);
+    }
   }
 
   /** Runs the stream from a transport to open, or from a source already open. */
@@ -125,7 +141,15 @@ export class StreamRun {
     // The promise settles after the terminal callback's promise (and any queued before it) settled.
     if (this.safe.busy) await this.safe.drained();
     const mapper = this.mapper;
-    return streamOutcome(this.state, this.bridge.partialResponse(), () => mapper?.metadataSoFar?.());
+    const outcome = streamOutcome(this.state, this.bridge.partialResponse(), () => mapper?.metadataSoFar?.());
+    return this.recorder === null ? outcome : this.recorder.end(outcome);
+  }
+
+  /** A relay fails the stream from outside the read loop (it was fenced out): one `onError`, and the transport is let go. */
+  private failFromOutside(error: Error): void {
+    if (!this.state.open) return;
+    this.fail(error);
+    this.guard?.stop();
   }
 
   /**

@@ -2,6 +2,8 @@ import { describeValue } from '../parts/describe-value';
 import { defaultMapperFactory } from '../providers/default-mappers';
 import { parseOllamaLine } from '../providers/ollama/parse-ollama-line';
 import type { MapperFactory, StreamMapper } from '../providers/stream-mapper';
+import { PartstreamMapper } from '../providers/partstream/partstream-mapper';
+import type { ReplayGate } from '../providers/partstream/replay-gate';
 import type { StreamError } from '../handler/stream-error';
 import type { FrameDecoder, FrameDecoderEnd } from '../wire/frame-decoder';
 import { createNdjsonDecoder } from '../wire/ndjson-decoder';
@@ -34,10 +36,11 @@ export interface FramedDecoder extends FrameDecoder<WireFrame> {
 
 /**
  * partstream's own formats (or `auto`): the body is recognised first, then decoded and mapped by
- * `createMapper`. Ollama's lines are read by `parseOllamaLine` (the values `JSON.parse` gives).
+ * `createMapper` (a `partstream` relay body by the relay viewer, whose callbacks `gate` may hold
+ * back up to a sequence). Ollama's lines are read by `parseOllamaLine` (the values `JSON.parse` gives).
  */
-export function providerDecoder(format: FormatOption, createMapper: MapperFactory | undefined, maxFrameBytes: number): FramedDecoder {
-  return new ProviderDecoder(format, createMapper ?? defaultMapperFactory, maxFrameBytes);
+export function providerDecoder(format: FormatOption, createMapper: MapperFactory | undefined, maxFrameBytes: number, gate: ReplayGate | null = null): FramedDecoder {
+  return new ProviderDecoder(format, createMapper ?? defaultMapperFactory, maxFrameBytes, gate);
 }
 
 /** `providerDecoder`'s plan (a class: one shape for every stream, no closures). */
@@ -48,6 +51,7 @@ class ProviderDecoder implements FramedDecoder {
     private readonly format: FormatOption,
     private readonly factory: MapperFactory,
     maxFrameBytes: number,
+    private readonly gate: ReplayGate | null,
   ) {
     this.decoder = createWireDecoder(format, maxFrameBytes, parseOllamaLine);
   }
@@ -74,7 +78,8 @@ class ProviderDecoder implements FramedDecoder {
   }
 
   createMapper(): AnyStreamMapper {
-    return this.factory(this.decoder.format ?? 'openai-chat');
+    const format = this.decoder.format ?? 'openai-chat';
+    return format === 'partstream' ? new PartstreamMapper(this.gate) : this.factory(format);
   }
 
   get adapterName(): string {

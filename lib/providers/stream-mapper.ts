@@ -42,6 +42,18 @@ export interface MapperTarget {
    * Optional: a target built by hand (an adapter's unit test) may leave it out.
    */
   readonly surfaceRaw?: (() => void) | undefined;
+  /**
+   * The event being mapped surfaces through `onUnmappedRawEvent` as `rawEvent` (never null)
+   * instead of as itself, once `map` returns: for a format that carries another stream's raw
+   * events (the `partstream` relay's `raw` events). Optional, as `surfaceRaw`.
+   */
+  readonly surfaceRawInstead?: ((rawEvent: unknown) => void) | undefined;
+  /**
+   * The event being mapped was taken whole although no typed callback fired (a format's own
+   * bookkeeping, such as the relay's `start`, `meta` and `block` events): it does not surface
+   * raw. Optional, as `surfaceRaw`.
+   */
+  readonly consumed?: (() => void) | undefined;
 }
 
 /**

@@ -255,6 +255,8 @@ export class FormatSniffer {
       return null;
     }
     if (ANTHROPIC_EVENTS.has(value)) return decided('anthropic');
+    // A relay body's first event (SPEC §13): no provider names an event `start`.
+    if (value === 'start') return decided('partstream');
     if (value.startsWith('response.')) return decided('openai-responses');
     this.data = [];
     return null;

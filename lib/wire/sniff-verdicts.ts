@@ -2,18 +2,18 @@ import { frameTooLarge } from './frame-decoder';
 import { providerErrorDetails } from './provider-error-body';
 import { isJsonObject, type JsonObject } from './read-json';
 import { StreamError } from '../handler/stream-error';
-import type { WireFormat } from '../wire/types';
+import type { BodyFormat } from '../wire/types';
 
 // The verdicts of format sniffing: what each format looks like in its first frame, and the
 // failures that name what was expected and what was found. The reading itself is in sniff-format.
 
 /** A wire format, or `auto` to recognise it from the first frames. */
-export type FormatOption = WireFormat | 'auto';
+export type FormatOption = BodyFormat | 'auto';
 
 /** What the first bytes of a body say: need more text, this format, or not a readable stream. */
 export type SniffResult =
   | { readonly type: 'undecided' }
-  | { readonly type: 'format'; readonly format: WireFormat }
+  | { readonly type: 'format'; readonly format: BodyFormat }
   | { readonly type: 'failed'; readonly error: StreamError };
 
 /** The verdict while more text is needed. */
@@ -26,6 +26,7 @@ export const EXPECTED: Readonly<Record<FormatOption, string>> = {
   anthropic: 'an Anthropic Messages stream (Server-Sent Events)',
   gemini: 'a Gemini streamGenerateContent stream (Server-Sent Events, alt=sse)',
   ollama: 'an Ollama /api/chat stream (NDJSON)',
+  partstream: 'a partstream relay stream (Server-Sent Events, x-partstream-wire: 1)',
   auto: 'a stream of a known format (OpenAI Chat or Responses, Anthropic or Gemini SSE, Ollama NDJSON)',
 };
 
@@ -41,7 +42,7 @@ export const ANTHROPIC_EVENTS: ReadonlySet<string> = new Set([
 ]);
 
 /** The verdict for a recognised format. */
-export function decided(format: WireFormat): SniffResult {
+export function decided(format: BodyFormat): SniffResult {
   return { type: 'format', format };
 }
 

@@ -1,5 +1,5 @@
 import type { StreamError } from '../handler/stream-error';
-import type { SseFrame } from '../wire/types';
+import type { SequencedSseFrame, SseFrame } from '../wire/types';
 import { frameTooLarge, type FrameDecoder, type FrameDecoderEnd } from './frame-decoder';
 import { detachedFrom, detachedSlice } from './detached-slice';
 import { freshArray } from './fresh-array';
@@ -26,6 +26,15 @@ class Frame implements SseFrame {
   constructor(
     readonly event: string | null,
     readonly data: string,
+  ) {}
+}
+
+/** A decoded frame of a decoder that keeps ids (the `partstream` relay format): also its `id:` field. */
+class SequencedFrame implements SequencedSseFrame {
+  constructor(
+    readonly event: string | null,
+    readonly data: string,
+    readonly id: string | null,
   ) {}
 }
 
@@ -63,7 +72,16 @@ function isEvent(text: string, at: number): boolean {
  * is still delivered; a frame cut inside a line is reported as `truncatedFrame` and not delivered.
  */
 export function createSseDecoder(maxFrameBytes: number = Infinity): FrameDecoder<SseFrame> {
-  return new SseDecoder(maxFrameBytes);
+  return new SseDecoder(maxFrameBytes, false);
+}
+
+/**
+ * `createSseDecoder` for the `partstream` relay format: each frame also carries its event's own
+ * `id:` field (a `SequencedSseFrame`, id null when the event had none; an id is not carried over
+ * to the next event), and `retryMs` keeps the last valid `retry:` field.
+ */
+export function createSequencedSseDecoder(maxFrameBytes: number = Infinity): FrameDecoder<SequencedSseFrame> & { readonly retryMs: number | null } {
+  return new SseDecoder(maxFrameBytes, true) as SseDecoder & FrameDecoder<SequencedSseFrame>;
 }
 
 /** `createSseDecoder`'s decoder: a class, so a stream's decoder is one object of a shared shape. */
@@ -83,8 +101,14 @@ class SseDecoder implements FrameDecoder<SseFrame> {
   private skipLf = false;
   // A data or event line of the open event was cut from the text being fed (see keepOwnStrings).
   private cutFromText = false;
+  /** With ids: the open event's `id:` field, and the last valid `retry:` field. */
+  private id: string | null = null;
+  retryMs: number | null = null;
 
-  constructor(private readonly maxFrameBytes: number) {}
+  constructor(
+    private readonly maxFrameBytes: number,
+    private readonly withIds: boolean,
+  ) {}
 
   feed(text: string): readonly SseFrame[] {
     if (this.ended || this.failure !== null || text === '') return NO_FRAMES;
@@ -150,6 +174,7 @@ class SseDecoder implements FrameDecoder<SseFrame> {
   private dispatch(): void {
     if (this.dataLines > 0) this.emit(this.data);
     this.event = null;
+    this.id = null;
     this.data = '';
     this.dataLines = 0;
     this.frameSize = 0;
@@ -163,7 +188,7 @@ class SseDecoder implements FrameDecoder<SseFrame> {
       return;
     }
     // Not frozen (SseFrame is readonly by type): freezing one object per frame is measurable.
-    this.push(new Frame(this.event, value));
+    this.push(this.withIds ? new SequencedFrame(this.event, value, this.id) : new Frame(this.event, value));
   }
 
   private push(frame: Frame): void {
@@ -196,7 +221,10 @@ class SseDecoder implements FrameDecoder<SseFrame> {
     const field = text.slice(start, end);
     const colon = field.indexOf(':');
     const name = colon === -1 ? field : field.slice(0, colon);
-    if (name !== 'data' && name !== 'event') return;
+    if (name !== 'data' && name !== 'event') {
+      if (this.withIds) this.idOrRetry(name, colon === -1 ? '' : field.slice(field.charCodeAt(colon + 1) === SPACE ? colon + 2 : colon + 1));
+      return;
+    }
     const value = colon === -1 ? '' : field.slice(field.charCodeAt(colon + 1) === SPACE ? colon + 2 : colon + 1);
     this.cutFromText = true;
     if (name === 'event') {
@@ -241,6 +269,15 @@ class SseDecoder implements FrameDecoder<SseFrame> {
       if (cr !== -1 && cr < start) cr = text.indexOf('\r', start);
     }
     if (start < length && !this.ended && this.failure === null) this.hold(detachedSlice(text, start));
+  }
+
+  /** An `id:` field (kept unless it holds NUL, as WHATWG says) or a `retry:` field (ASCII digits only). */
+  private idOrRetry(name: string, value: string): void {
+    if (name === 'id') {
+      if (!value.includes('\0')) this.id = value;
+    } else if (name === 'retry' && /^[0-9]{1,10}$/.test(value)) {
+      this.retryMs = Number(value);
+    }
   }
 
   private hold(fragment: string): void {

@@ -1,9 +1,9 @@
 import { FormatSniffer, type FormatOption, type SniffResult } from './sniff-format';
 import type { StreamError } from '../handler/stream-error';
-import type { SseFrame, WireFormat } from '../wire/types';
+import type { BodyFormat, SseFrame } from '../wire/types';
 import type { FrameDecoder, FrameDecoderEnd, NdjsonLine } from './frame-decoder';
 import { createNdjsonDecoder, type NdjsonLineParser } from './ndjson-decoder';
-import { createSseDecoder } from './sse-decoder';
+import { createSequencedSseDecoder, createSseDecoder } from './sse-decoder';
 
 /** A frame of any wire format: an `SseFrame` for the SSE formats, an `NdjsonLine` for Ollama. */
 export type WireFrame = SseFrame | NdjsonLine;
@@ -16,7 +16,7 @@ export type WireFrame = SseFrame | NdjsonLine;
  * frames before it are still returned).
  */
 export interface WireDecoder extends FrameDecoder<WireFrame> {
-  readonly format: WireFormat | null;
+  readonly format: BodyFormat | null;
   /** The SSE or NDJSON decoder once `format` is known (it then decodes exactly as this one does), else null. */
   readonly inner: FrameDecoder<WireFrame> | null;
 }
@@ -24,7 +24,7 @@ export interface WireDecoder extends FrameDecoder<WireFrame> {
 const NO_FRAMES: readonly WireFrame[] = Object.freeze([]);
 
 /**
- * Creates a `WireDecoder` for a format, or for `auto` (any of the five). `maxFrameBytes` limits an
+ * Creates a `WireDecoder` for a format, or for `auto` (any of them). `maxFrameBytes` limits an
  * SSE event or NDJSON line (see `createSseDecoder`, `createNdjsonDecoder`), while the format is
  * being recognised too; past it, `failure` is a `malformed` StreamError naming the limit.
  * `parseOllamaLine` (default `JSON.parse`) reads Ollama's lines (see `createNdjsonDecoder`).
@@ -38,7 +38,7 @@ class SniffingDecoder implements WireDecoder {
   private sniffer: FormatSniffer | null;
   /** The format's own decoder once the format is known: from then on this one only forwards to it. */
   inner: FrameDecoder<WireFrame> | null = null;
-  format: WireFormat | null = null;
+  format: BodyFormat | null = null;
   private sniffFailure: StreamError | null = null;
 
   constructor(
@@ -88,7 +88,12 @@ class SniffingDecoder implements WireDecoder {
     }
     const format = result.format;
     this.format = format;
-    const inner = format === 'ollama' ? createNdjsonDecoder(this.maxFrameBytes, this.parseOllamaLine) : createSseDecoder(this.maxFrameBytes);
+    const inner =
+      format === 'ollama'
+        ? createNdjsonDecoder(this.maxFrameBytes, this.parseOllamaLine)
+        : format === 'partstream'
+          ? createSequencedSseDecoder(this.maxFrameBytes)
+          : createSseDecoder(this.maxFrameBytes);
     this.inner = inner;
     return inner.feed(text);
   }

@@ -55,7 +55,7 @@ const ROOT_NAMES = [
   'CHAT_STREAM_HIGH_WATER_MARK', 'CHAT_STREAM_LOW_WATER_MARK', 'CallbackResult', 'ChatMessage', 'ChatMessageType',
   'ChatResponse', 'ChatResponseMetadata', 'ChatStream', 'ChatStreamEvent', 'ChatStreamEventName', 'ChatStreamEvents',
   'ChatStreamStatus', 'CompleteToolCall', 'ConsumeStreamOptions', 'DEFAULT_MAX_FRAME_BYTES', 'DEFAULT_MAX_RETRIES', 'ExtraBody',
-  'FinishReason', 'FormatOption', 'GEMINI_BASE_URL', 'GeminiClientOptions', 'GeminiContentParam', 'GeminiContentsInput',
+  'FinishReason', 'FollowRelayOptions', 'FormatOption', 'GEMINI_BASE_URL', 'GeminiClientOptions', 'GeminiContentParam', 'GeminiContentsInput',
   'GeminiFunctionDeclaration', 'GeminiGenerationConfig', 'GeminiPartParam', 'GeminiRequest', 'GeminiSafetySetting',
   'GeminiThinkingConfig', 'GeminiTool', 'HandlerCallbackError', 'HandlerCallbackName', 'HttpClientOptions', 'HttpResponseInfo',
   'HttpStreamOutcome', 'INCOMPLETE_ATTRIBUTE', 'JsonObject', 'JsonRecord', 'JsonSchema', 'JsonSyntaxError', 'JsonValue',
@@ -70,12 +70,12 @@ const ROOT_NAMES = [
   'OpenAIResponsesReasoningItem', 'OpenAIResponsesRequest', 'OpenAIResponsesTextFormat', 'OpenAIResponsesTool',
   'OpenAIServiceTier', 'PARTSTREAM_VERSION', 'PartAttributes', 'PartJSON', 'PartOptions', 'PartialResponse',
   'PartialResponseContext', 'PartialThinking', 'PartialThinkingContext', 'PartialToolCall', 'PartialToolCallContext',
-  'PartsBridge', 'ProviderStreamOptions', 'REFUSAL_ATTRIBUTE', 'ReasoningPart', 'ReasoningPartOptions', 'ResponseMetadataFields',
+  'PartsBridge', 'ProviderStreamOptions', 'REFUSAL_ATTRIBUTE', 'ReasoningPart', 'ReasoningPartOptions', 'ReconnectOptions', 'ResponseMetadataFields',
   'SseFrame', 'StreamError', 'StreamErrorKind', 'StreamErrorOptions', 'StreamLimits', 'StreamOutcome', 'StreamSource',
   'StreamingChatResponseHandler', 'StreamingHandle', 'StreamingPartIndexer', 'StreamingParts', 'SystemMessage', 'TextPart',
   'TokenUsage', 'TokenUsageDetails', 'ToolCall', 'ToolCallInput', 'ToolCallPart', 'ToolExecutionRequest',
   'ToolExecutionResultMessage', 'ToolResultInput', 'ToolResultPart', 'UnknownPart', 'UserMessage', 'WireFormat', 'aiMessage',
-  'chatResponse', 'completeToolCall', 'consumeStream', 'isIncompleteToolCall', 'mediaPart', 'messagesFromJSON', 'messagesToJSON',
+  'chatResponse', 'completeToolCall', 'consumeStream', 'followRelay', 'isIncompleteToolCall', 'mediaPart', 'messagesFromJSON', 'messagesToJSON',
   'parsePartialJson', 'parseToolArguments', 'partFromJSON', 'partToJSON', 'partialResponse', 'partialThinking',
   'partialToolCall', 'partsFromJSON', 'partsToJSON', 'reasoningPart', 'responseMetadata', 'streamAnthropic', 'streamGemini',
   'streamOllama', 'streamOpenAIChat', 'streamOpenAIResponses', 'systemMessage', 'textPart', 'toAnthropicMessages',
@@ -90,7 +90,15 @@ const ADAPTER_NAMES = [
   'mapOpenAIResponsesFinishReason',
 ];
 
-describe('public surface: the two entries', function () {
+const RELAY_NAMES = [
+  'FollowRelayOptions', 'MemoryResponseStore', 'MemoryStoreOptions', 'NodeRequestLike', 'NodeResponseLike', 'OpenRelayOptions',
+  'OpenResponseOptions', 'ProducerInfo', 'RELAY_HEADERS', 'RELAY_ID_PATTERN', 'ReadLogOptions', 'ReconnectOptions',
+  'RecordedStream', 'Relay', 'RelayBatch', 'RelayEnd', 'RelayError', 'RelayErrorKind', 'RelayInfo', 'RelayResponseOptions',
+  'ResponseStore', 'StopRequest', 'StopResponseOptions', 'StopResult', 'StreamRecorder', 'StreamRelay', 'followRelay',
+  'memoryStore', 'openRelay', 'readLog', 'relay', 'relayToNode', 'stopResponse',
+];
+
+describe('public surface: the entries', function () {
   this.timeout(60_000);
 
   it("'partstream' exports exactly the users' names (SPEC §0 included, no driver internals)", () => {
@@ -107,12 +115,21 @@ describe('public surface: the two entries', function () {
     expect(exportedNames(program, adaptersEntry)).to.deep.equal([...ADAPTER_NAMES].sort());
   });
 
+  it("'partstream/relay' exports exactly the relay: stores, producer, server, stop and the following viewer", () => {
+    const { program, relayEntry } = userProgram();
+    expect(exportedNames(program, relayEntry)).to.deep.equal([...RELAY_NAMES].sort());
+  });
+
+  it('keeps stores, the producer and the server off the root entry (its relay names are the viewer side)', () => {
+    expect(ROOT_NAMES.filter((name) => /Store|openRelay|^relay|stopResponse|RelayError/.test(name))).to.deep.equal([]);
+  });
+
   it('has no mapper on the root entry: adapter internals live on the subpath only', () => {
     expect(ROOT_NAMES.filter((name) => /Mapper$|^map[A-Z]/.test(name))).to.deep.equal([]);
   });
 
   it('marks no public class member, function or constant @internal (what the .d.ts shows is supported)', () => {
-    const { program, entry, adaptersEntry } = userProgram();
-    expect([...internalMembers(program, entry), ...internalMembers(program, adaptersEntry)]).to.deep.equal([]);
+    const { program, entry, adaptersEntry, relayEntry } = userProgram();
+    expect([...internalMembers(program, entry), ...internalMembers(program, adaptersEntry), ...internalMembers(program, relayEntry)]).to.deep.equal([]);
   });
 });

@@ -394,7 +394,7 @@ describe('consumeStream', () => {
     it('throws a TypeError at once for an unknown format', () => {
       expect(() => consumeStream(trackedSource([]), handler, { format: 'sse' as WireFormat })).to.throw(
         TypeError,
-        'Expected format to be one of openai-chat, openai-responses, anthropic, gemini, ollama, auto, got string "sse"',
+        'Expected format to be one of openai-chat, openai-responses, anthropic, gemini, ollama, partstream, auto, got string "sse"',
       );
     });
 
