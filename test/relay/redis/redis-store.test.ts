@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { setMaxListeners } from 'node:events';
+import { MAX_QUEUED_ENTRIES } from '../../../lib/relay/redis/live-feed';
 import { redisStore, type RedisResponseStore } from '../../../lib/relay/redis/redis-store';
 import { RelayError, type RelayBatch } from '../../../lib/relay/response-store';
 import { REDIS_LIBRARIES, connectRedis, type TestRedisClient } from '../support/redis-clients';
@@ -225,6 +226,27 @@ describe('redisStore on a real redis-server', function () {
         await store.close();
         await sleep(1200);
         expect(await other.alive(store.producerId)).to.equal(false);
+      });
+
+      it('gives a reader that stops pulling everything once it pulls again (it leaves the live loop and catches up)', async () => {
+        const store = storeOn(await connectNamed(`slow-${library}`));
+        const responseId = await open(store);
+        await store.append(responseId, batchOf(1, 1));
+        const iterator = store.read(responseId, 0, new AbortController().signal)[Symbol.asyncIterator]();
+        const batches: RelayBatch[] = [(await iterator.next()).value as RelayBatch];
+        const pending = iterator.next();
+        await sleep(50);
+        await store.append(responseId, batchOf(2, 2));
+        batches.push((await pending).value as RelayBatch);
+        // More live entries than a read may hold while nobody pulls.
+        const last = 2 + MAX_QUEUED_ENTRIES + 100;
+        for (let first = 3; first <= last; first += 1) await store.append(responseId, batchOf(first, first, first === last));
+        for (;;) {
+          const step = await iterator.next();
+          if (step.done === true) break;
+          batches.push(step.value);
+        }
+        expectEvents(batches, 0, last);
       });
 
       it('wakes the producing process when another process asks for the stop', async () => {
