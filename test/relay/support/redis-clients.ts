@@ -7,10 +7,14 @@ import { fromIoredis } from '../../../lib/relay/redis/from-ioredis';
 import { fromNodeRedis } from '../../../lib/relay/redis/from-node-redis';
 import type { RelayRedisClient } from '../../../lib/relay/redis/relay-redis-client';
 
-/** The client libraries with an adapter. */
-export type RedisLibrary = 'node-redis' | 'ioredis';
+/** The client libraries with an adapter, and the reply decodings they can be set to. */
+export type RedisLibrary = 'node-redis' | 'ioredis' | 'node-redis RESP2' | 'ioredis replyMapping resp3';
 
+/** The two libraries as they come by default (RESP3 for both). */
 export const REDIS_LIBRARIES: readonly RedisLibrary[] = ['node-redis', 'ioredis'];
+
+/** Both libraries with each reply decoding the adapters read: RESP2 arrays, RESP3 maps as arrays and as objects. */
+export const REDIS_CLIENT_VARIANTS: readonly RedisLibrary[] = ['node-redis', 'ioredis', 'node-redis RESP2', 'ioredis replyMapping resp3'];
 
 /** A connected, adapted client and the way to close it. */
 export interface TestRedisClient {
@@ -22,8 +26,8 @@ export interface TestRedisClient {
 
 /** Connects `library` to `url` under the connection name `name`. */
 export async function connectRedis(library: RedisLibrary, url: string, name: string): Promise<TestRedisClient> {
-  if (library === 'node-redis') {
-    const client = createClient({ url, name, socket: { reconnectStrategy: (retries) => Math.min(20 * (retries + 1), 200) } });
+  if (library === 'node-redis' || library === 'node-redis RESP2') {
+    const client = createClient({ url, name, RESP: library === 'node-redis' ? 3 : 2, socket: { reconnectStrategy: (retries) => Math.min(20 * (retries + 1), 200) } });
     client.on('error', () => {});
     await client.connect();
     return {
@@ -32,7 +36,7 @@ export async function connectRedis(library: RedisLibrary, url: string, name: str
       close: async () => client.destroy(),
     };
   }
-  const client = new Redis(url, { connectionName: name, retryStrategy: (times) => Math.min(20 * times, 200), maxRetriesPerRequest: null });
+  const client = new Redis(url, { connectionName: name, replyMapping: library === 'ioredis' ? 'legacy' : 'resp3', retryStrategy: (times) => Math.min(20 * times, 200), maxRetriesPerRequest: null });
   client.on('error', () => {});
   await new Promise<void>((resolve, reject) => {
     client.once('ready', () => resolve());
