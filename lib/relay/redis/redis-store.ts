@@ -406,6 +406,9 @@ function isRelayRedisClient(value: object): value is RelayRedisClient {
 export function redisStore(client: NodeRedisClientLike | RelayRedisClient, options: RedisStoreOptions = {}): RedisResponseStore {
   if (client === null || typeof client !== 'object') throw new TypeError(`Expected a Redis client, got ${client === null ? 'null' : typeof client}`);
   let command: RelayRedisClient;
+  if (typeof (client as { call?: unknown }).call === 'function' && !('isOpen' in client)) {
+    throw new TypeError('Expected a node-redis client, got an ioredis client: pass fromIoredis(client)');
+  }
   if (typeof (client as Partial<NodeRedisClientLike>).sendCommand === 'function') command = fromNodeRedis(client as NodeRedisClientLike);
   else if (isRelayRedisClient(client)) command = client;
   else throw new TypeError('Expected a node-redis client, or a client adapted with fromNodeRedis or fromIoredis, got an object without sendCommand');

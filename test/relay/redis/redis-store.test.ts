@@ -270,6 +270,8 @@ describe('redisStore on a real redis-server', function () {
     const fake = { sendCommand: async () => null, duplicate: () => fake, connect: async () => {}, destroy: () => {}, on: () => {} };
     expect(() => redisStore(null as never)).to.throw(TypeError, /Expected a Redis client/);
     expect(() => redisStore({} as never)).to.throw(TypeError, /fromIoredis/);
+    const ioredisLike = { call: async () => null, sendCommand: () => {}, duplicate: () => ioredisLike, status: 'ready' };
+    expect(() => redisStore(ioredisLike as never)).to.throw(TypeError, /got an ioredis client: pass fromIoredis/);
     expect(() => redisStore(fake, { keyPrefix: 'a b' })).to.throw(TypeError, /keyPrefix/);
     expect(() => redisStore(fake, { heartbeatMs: 0 })).to.throw(TypeError, /heartbeatMs/);
     expect(() => redisStore(fake, { heartbeatMs: 1000, producerTimeoutMs: 1000 })).to.throw(TypeError, /producerTimeoutMs/);
