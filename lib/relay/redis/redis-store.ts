@@ -3,7 +3,6 @@
 // a heartbeat key and a control stream. A process uses the client's connection for commands and
 // one duplicate for its single blocking XREAD loop, however many responses it produces or reads.
 
-import { randomBytes } from 'node:crypto';
 import {
   RELAY_ID_PATTERN,
   RelayError,
@@ -109,10 +108,17 @@ function firstFieldValues(flat: readonly string[]): Map<string, string> {
   return fields;
 }
 
+/** `bytes` random bytes in hex (WHATWG `crypto`, as in Node ≥ 20, Deno, Bun and browsers). */
+function randomHex(bytes: number): string {
+  const random = crypto.getRandomValues(new Uint8Array(bytes));
+  let hex = '';
+  for (const byte of random) hex += byte.toString(16).padStart(2, '0');
+  return hex;
+}
+
 function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
     const timer = setTimeout(done, ms);
-    timer.unref();
     signal?.addEventListener('abort', done, { once: true });
     function done(): void {
       clearTimeout(timer);
@@ -139,12 +145,12 @@ class RedisStore implements RedisResponseStore {
   readonly #feeds = new Set<LiveFeed>();
   /** The last control stream id handed to stop subscribers, per control stream. */
   readonly #stopCursors = new Map<string, string>();
-  #heartbeat: NodeJS.Timeout | null = null;
+  #heartbeat: ReturnType<typeof setInterval> | null = null;
   #closed = false;
   readonly #readContext: LogReadContext;
 
   constructor(command: RelayRedisClient, keys: RelayKeys, heartbeatMs: number, producerTimeoutMs: number, tailBlockMs: number) {
-    this.producerId = randomBytes(16).toString('hex');
+    this.producerId = randomHex(16);
     this.heartbeatMs = heartbeatMs;
     this.producerTimeoutMs = producerTimeoutMs;
     this.#command = command;
@@ -374,7 +380,6 @@ class RedisStore implements RedisResponseStore {
       // A failed beat is retried at the next one; a heartbeat lapsing for producerTimeoutMs is what fencing is for.
       beat().catch(() => {});
     }, this.heartbeatMs);
-    this.#heartbeat.unref();
     return beat();
   }
 
@@ -400,8 +405,9 @@ function isRelayRedisClient(value: object): value is RelayRedisClient {
 /**
  * A `ResponseStore` on Redis Streams (Redis ≥ 6.2). `client` is a connected node-redis v6 client,
  * or any client adapted with `fromNodeRedis` / `fromIoredis`; the store sends its commands on it
- * and opens one more connection (`duplicate()`) for its blocking reads. `close()` ends that one
- * and leaves `client` open.
+ * and opens one more connection (`duplicate()`) for its blocking reads. From its first `open` it
+ * refreshes the process heartbeat every `heartbeatMs` (a plain timer); `close()` stops it, ends
+ * the blocking connection and leaves `client` open.
  */
 export function redisStore(client: NodeRedisClientLike | RelayRedisClient, options: RedisStoreOptions = {}): RedisResponseStore {
   if (client === null || typeof client !== 'object') throw new TypeError(`Expected a Redis client, got ${client === null ? 'null' : typeof client}`);

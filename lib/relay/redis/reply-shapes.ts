@@ -9,11 +9,13 @@ function shapeError(what: string, value: unknown): Error {
   return new Error(`Expected ${what} in a Redis reply, got ${kind}`);
 }
 
-/** A bulk or simple string reply (a Buffer is decoded as UTF-8; a number is written in decimal). */
+const UTF8 = new TextDecoder();
+
+/** A bulk or simple string reply (bytes are decoded as UTF-8; a number is written in decimal). */
 export function replyString(value: unknown): string {
   if (typeof value === 'string') return value;
   if (typeof value === 'number' || typeof value === 'bigint') return String(value);
-  if (value instanceof Uint8Array) return Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('utf8');
+  if (value instanceof Uint8Array) return UTF8.decode(value);
   throw shapeError('a string', value);
 }
 

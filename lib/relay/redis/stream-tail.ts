@@ -26,7 +26,7 @@ export const TAIL_COUNT = 512;
 const MAX_RETRY_DELAY_MS = 1000;
 
 function delay(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms).unref());
+  return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 /** The multiplexed blocking reader of one store. */
@@ -158,7 +158,7 @@ export class StreamTail {
         (released) => {
           if (released || this.#inFlight !== inFlight) return;
           // The XREAD may not have reached the server yet; after one more try the loop's own block bounds the wait.
-          if (retries > 0) setTimeout(() => attempt(retries - 1), 5).unref();
+          if (retries > 0) setTimeout(() => attempt(retries - 1), 5);
           else if (this.#blockingId === id) this.#blockingId = null;
         },
         () => {
