@@ -223,9 +223,27 @@ describe('redisStore on a real redis-server', function () {
         expect(await admin(['HGET', `tst:{0}:r:${responseId}:meta`, 'owner'])).to.equal(store.producerId);
         const other = storeOn(await connectNamed(`keys-other-${library}`), { keyPrefix: 'tst' });
         expect(await other.alive(store.producerId)).to.equal(true);
+        // Refreshed every 100 ms, the 300 ms heartbeat outlives its first beat.
+        await sleep(450);
+        expect(await other.alive(store.producerId)).to.equal(true);
         await store.close();
         await sleep(450);
         expect(await other.alive(store.producerId)).to.equal(false);
+      });
+
+      it('pushes a producing log\'s TTL out with its appends, at most every tenth of the TTL', async () => {
+        const store = storeOn(await connectNamed(`ttl-${library}`));
+        const responseId = newResponseId();
+        await store.open(responseId, { producerId: store.producerId, createdAt: CREATED_AT }, { ttlMs: 2000 });
+        const log = `ps:{0}:r:${responseId}:log`;
+        await sleep(400);
+        await admin(['CONFIG', 'RESETSTAT']);
+        for (let first = 1; first <= 20; first += 1) await store.append(responseId, batchOf(first, first));
+        const calls = await commandCalls(admin);
+        // The first append after a tenth of the TTL refreshes log and meta, the next ones do not.
+        expect(calls.get('pexpire')).to.equal(2);
+        expect(Number(await admin(['PTTL', log]))).to.be.greaterThan(1800);
+        expect(Number(await admin(['PTTL', `ps:{0}:r:${responseId}:meta`]))).to.be.greaterThan(1800);
       });
 
       it('gives a reader that stops pulling everything once it pulls again (it leaves the live loop and catches up)', async () => {
