@@ -68,7 +68,8 @@ function responsesEntry(item: Json): Entry[] {
     case 'reasoning': {
       const summary = ((item.summary as Json[] | undefined) ?? []).map((s) => s.text).join('');
       const encrypted = typeof item.encrypted_content === 'string' && item.encrypted_content !== '' ? item.encrypted_content : null;
-      return summary === '' && encrypted === null ? [] : [['reasoning', item.id, summary, encrypted]];
+      // Every reasoning item goes back, an empty one too (by its id): the calls after it need it.
+      return [['reasoning', item.id, summary, encrypted]];
     }
     case 'message': {
       const text = ((item.content as Json[] | undefined) ?? []).map((c) => (typeof c.text === 'string' ? c.text : '')).join('');
