@@ -6,8 +6,9 @@ import { isPlainObject, validateAttributes } from '../parts/validate';
 
 // What a provider adapter hands the chain, checked where it enters (the bridge) so that a custom
 // adapter's mistake is refused before it reaches the user's handler or the aggregate. The
-// per-delta checks are typeof tests that allocate nothing unless they fail; they answer null
-// when the value is fine, else what is wrong, for the bridge to report as a stream error.
+// per-delta checks (`isFragment`, `isToolCallDelta`) are small typeof tests that allocate
+// nothing; only a value that fails one is explained (`…Problem`: what is wrong, for the bridge to
+// report as a stream error). The once-per-call checks answer null when the value is fine.
 
 /** The adapter callbacks whose values are checked here, named as the handler API names them. */
 type Callback = 'onPartialResponse' | 'onPartialThinking' | 'onPartialToolCall' | 'onCompleteToolCall' | 'keepIncompleteToolCall';
@@ -36,7 +37,22 @@ function contextProblem(callback: Callback, context: unknown): string | null {
   return context !== null && typeof context === 'object' ? null : expected(callback, 'context', 'an object with the streamingHandle', context);
 }
 
-/** Null when `partial` is a `PartialResponse` / `PartialThinking` (text a string, payload absent or `{provider, kind, data}`); else what is wrong. */
+/**
+ * True when `partial` is a `PartialResponse` / `PartialThinking` (text a string, payload absent or
+ * `{provider, kind, data}`) and `context` an object: the per-token check, kept small enough to inline.
+ */
+export function isFragment(partial: unknown, context: unknown): boolean {
+  return (
+    partial !== null &&
+    typeof partial === 'object' &&
+    typeof (partial as { text?: unknown }).text === 'string' &&
+    isPayload((partial as { payload?: unknown }).payload) &&
+    context !== null &&
+    typeof context === 'object'
+  );
+}
+
+/** What is wrong with a value that failed `isFragment` (null when nothing is). */
 export function fragmentProblem(callback: 'onPartialResponse' | 'onPartialThinking', partial: unknown, context: unknown): string | null {
   if (partial === null || typeof partial !== 'object') return expected(callback, 'value', 'an object {text, payload?}', partial);
   const { text, payload } = partial as { text?: unknown; payload?: unknown };
@@ -45,7 +61,14 @@ export function fragmentProblem(callback: 'onPartialResponse' | 'onPartialThinki
   return contextProblem(callback, context);
 }
 
-/** Null when `partial` is a `PartialToolCall` (index an integer ≥ 0, id a string or null, name and arguments strings); else what is wrong. */
+/** True when `partial` is a `PartialToolCall` (index an integer ≥ 0, id a string or null, name and arguments strings) and `context` an object. */
+export function isToolCallDelta(partial: unknown, context: unknown): boolean {
+  if (partial === null || typeof partial !== 'object' || context === null || typeof context !== 'object') return false;
+  const value = partial as { index?: unknown; id?: unknown; name?: unknown; partialArguments?: unknown };
+  return isIndex(value.index) && isNullableString(value.id) && typeof value.name === 'string' && typeof value.partialArguments === 'string';
+}
+
+/** What is wrong with a value that failed `isToolCallDelta` (null when nothing is). */
 export function toolCallDeltaProblem(partial: unknown, context: unknown): string | null {
   const callback = 'onPartialToolCall';
   if (partial === null || typeof partial !== 'object') return expected(callback, 'value', 'an object {index, id, name, partialArguments}', partial);

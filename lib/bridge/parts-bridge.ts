@@ -17,7 +17,7 @@ import type {
 } from '../handler/types';
 import { validateAttributes } from '../parts/validate';
 import type { MessagePart, OpaquePayload } from '../parts/types';
-import { adapterResponse, completeToolCallProblem, fragmentProblem, incompleteToolCallProblem, toolCallDeltaProblem } from './adapter-output';
+import { adapterResponse, completeToolCallProblem, fragmentProblem, incompleteToolCallProblem, isFragment, isToolCallDelta, toolCallDeltaProblem } from './adapter-output';
 
 /**
  * A tool call that will never complete, handed over whole by the provider adapter so that the
@@ -89,20 +89,17 @@ export class PartsBridge implements StreamingChatResponseHandler {
   }
 
   onPartialResponse(partial: PartialResponse, context: PartialResponseContext): void {
-    const problem = fragmentProblem('onPartialResponse', partial, context);
-    if (problem !== null) this.refuse(problem);
+    if (!isFragment(partial, context)) this.refuse(fragmentProblem('onPartialResponse', partial, context));
     else if (this.core.delta('text', partial.text, partial.payload ?? null, context.streamingHandle)) this.handler.onPartialResponse?.(partial, context);
   }
 
   onPartialThinking(partial: PartialThinking, context: PartialThinkingContext): void {
-    const problem = fragmentProblem('onPartialThinking', partial, context);
-    if (problem !== null) this.refuse(problem);
+    if (!isFragment(partial, context)) this.refuse(fragmentProblem('onPartialThinking', partial, context));
     else if (this.core.delta('reasoning', partial.text, partial.payload ?? null, context.streamingHandle)) this.handler.onPartialThinking?.(partial, context);
   }
 
   onPartialToolCall(partial: PartialToolCall, context: PartialToolCallContext): void {
-    const problem = toolCallDeltaProblem(partial, context);
-    if (problem !== null) this.refuse(problem);
+    if (!isToolCallDelta(partial, context)) this.refuse(toolCallDeltaProblem(partial, context));
     else if (this.core.toolCallDelta(partial.index, partial.id, partial.name, partial.partialArguments, context.streamingHandle)) {
       this.handler.onPartialToolCall?.(partial, context);
     }
@@ -187,8 +184,8 @@ export class PartsBridge implements StreamingChatResponseHandler {
   }
 
   /** Fails the stream (while it is open) for adapter output that breaks the handler API's contract. */
-  private refuse(problem: string): void {
-    this.onError(new StreamError('malformed', problem));
+  private refuse(problem: string | null): void {
+    this.onError(new StreamError('malformed', problem ?? "The adapter's output breaks the handler API"));
   }
 
   /**
