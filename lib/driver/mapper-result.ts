@@ -33,11 +33,12 @@ export function mapResultError(value: unknown): TypeError {
 }
 
 /**
- * The error for a `StreamMapper.end` that returned something (a Promise from an `async end`)
- * and left the stream without its terminal callback: the driver does not wait for it. Null when
- * `value` is `undefined`.
+ * The error for a `StreamMapper.end` that returned a Promise (an `async end`, whose rejection is
+ * silenced here): the driver does not wait for it, so a terminal callback it has not delivered
+ * yet never comes. Null for any other value (a mapper's end is synchronous; what it returns is
+ * ignored).
  */
 export function endResultError(value: unknown): TypeError | null {
-  if (value === undefined) return null;
-  return new TypeError(`Expected the mapper's end() to return nothing and deliver the terminal callback before it returns, got ${describeResult(value)}`);
+  if (!silenceThenable(value)) return null;
+  return new TypeError("Expected the mapper's end() to deliver the terminal callback before it returns, got a Promise");
 }

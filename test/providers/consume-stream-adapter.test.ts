@@ -425,6 +425,6 @@ describe("consumeStream refuses a provider author's adapter output that breaks t
       ),
     );
     expect(lines).to.deep.equal(['raw {"event":"a","data":"1"}', 'raw {"event":"b","data":"2"}', 'raw {"event":"c","data":"3"}', 'error StreamError malformed']);
-    expect(message).to.equal("The custom adapter failed at the end of the stream: Expected the mapper's end() to return nothing and deliver the terminal callback before it returns, got a Promise");
+    expect(message).to.equal("The custom adapter failed at the end of the stream: Expected the mapper's end() to deliver the terminal callback before it returns, got a Promise");
   });
 });
