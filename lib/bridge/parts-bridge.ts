@@ -3,6 +3,7 @@ import { ResponseCore } from '../core/response-core';
 import { ResponseGate } from '../core/response-gate';
 import { checkPart } from '../core/validate-input';
 import { HandlerCallbackError } from '../handler/handler-callback-error';
+import { StreamError } from '../handler/stream-error';
 import type {
   ChatResponse,
   CompleteToolCall,
@@ -17,6 +18,7 @@ import type {
 } from '../handler/types';
 import { validateAttributes } from '../parts/validate';
 import type { MessagePart, OpaquePayload } from '../parts/types';
+import { adapterResponse, completeToolCallProblem, fragmentProblem, incompleteToolCallProblem, isFragment, isToolCallDelta, toolCallDeltaProblem } from './adapter-output';
 
 /**
  * A tool call that will never complete, handed over whole by the provider adapter so that the
@@ -47,6 +49,12 @@ export interface IncompleteToolCall {
  * wrapped handler as the final response: the aggregated parts in the order the model produced
  * them (plus `text`, `thinking` and `toolExecutionRequests` derived from them), the provider
  * message's attributes (e.g. `refusal`) and the provider's metadata.
+ *
+ * What the adapter reports is checked as it enters (cheap typeof checks per delta): a value that
+ * breaks the handler API's contract — a text that is not a string, a tool-call index that is not
+ * an integer ≥ 0, a complete call without a name, a payload that is not `{provider, kind, data}`,
+ * a response that is no `ChatResponse` — is never forwarded nor aggregated; it fails the stream
+ * with one `malformed` `StreamError` that names the callback and the field.
  *
  * Safe on its own, however it is driven: the wrapped handler gets exactly one terminal callback
  * (a second `onCompleteResponse` or stream `onError` is dropped; a `HandlerCallbackError` passed
@@ -82,20 +90,28 @@ export class PartsBridge implements StreamingChatResponseHandler {
   }
 
   onPartialResponse(partial: PartialResponse, context: PartialResponseContext): void {
-    if (this.core.delta('text', partial.text, partial.payload ?? null, context.streamingHandle)) this.handler.onPartialResponse?.(partial, context);
+    if (!isFragment(partial, context)) this.refuse(fragmentProblem('onPartialResponse', partial, context));
+    else if (this.core.delta('text', partial.text, partial.payload ?? null, context.streamingHandle)) this.handler.onPartialResponse?.(partial, context);
   }
 
   onPartialThinking(partial: PartialThinking, context: PartialThinkingContext): void {
-    if (this.core.delta('reasoning', partial.text, partial.payload ?? null, context.streamingHandle)) this.handler.onPartialThinking?.(partial, context);
+    if (!isFragment(partial, context)) this.refuse(fragmentProblem('onPartialThinking', partial, context));
+    else if (this.core.delta('reasoning', partial.text, partial.payload ?? null, context.streamingHandle)) this.handler.onPartialThinking?.(partial, context);
   }
 
   onPartialToolCall(partial: PartialToolCall, context: PartialToolCallContext): void {
-    if (this.core.toolCallDelta(partial.index, partial.id, partial.name, partial.partialArguments, context.streamingHandle)) {
+    if (!isToolCallDelta(partial, context)) this.refuse(toolCallDeltaProblem(partial, context));
+    else if (this.core.toolCallDelta(partial.index, partial.id, partial.name, partial.partialArguments, context.streamingHandle)) {
       this.handler.onPartialToolCall?.(partial, context);
     }
   }
 
   onCompleteToolCall(complete: CompleteToolCall): void {
+    const problem = completeToolCallProblem(complete);
+    if (problem !== null) {
+      this.refuse(problem);
+      return;
+    }
     const request = complete.toolExecutionRequest;
     const call = { id: request.id, name: request.name, arguments: request.arguments, payload: complete.payload };
     if (this.core.completeToolCall(complete.index, call)) this.handler.onCompleteToolCall?.(complete);
@@ -137,7 +153,9 @@ export class PartsBridge implements StreamingChatResponseHandler {
    * forwarded: the handler API reports complete calls only.
    */
   keepIncompleteToolCall(call: IncompleteToolCall): void {
-    this.core.incompleteToolCall(call.index, call);
+    const problem = incompleteToolCallProblem(call);
+    if (problem !== null) this.refuse(problem);
+    else this.core.incompleteToolCall(call.index, call);
   }
 
   onUnmappedRawEvent(rawEvent: unknown): void {
@@ -149,9 +167,19 @@ export class PartsBridge implements StreamingChatResponseHandler {
     this.core.record(recorder);
   }
 
-  /** Replaces the provider's response by the aggregated one, keeping the provider's metadata; the first terminal callback only. */
+  /**
+   * Replaces the provider's response by the aggregated one, keeping the provider's metadata; the
+   * first terminal callback only. A value that is no `ChatResponse` fails the stream instead.
+   */
   onCompleteResponse(response: ChatResponse): void {
-    const final = this.core.complete(response);
+    let checked: ChatResponse;
+    try {
+      checked = adapterResponse(response);
+    } catch (error) {
+      this.refuse((error as Error).message);
+      return;
+    }
+    const final = this.core.complete(checked);
     if (final !== null) this.handler.onCompleteResponse(final);
   }
 
@@ -159,6 +187,11 @@ export class PartsBridge implements StreamingChatResponseHandler {
   onError(error: Error): void {
     const run = this.core.run;
     if (HandlerCallbackError.isInstance(error) ? run.admits() : run.end('failed')) this.handler.onError(error);
+  }
+
+  /** Fails the stream (while it is open) for adapter output that breaks the handler API's contract. */
+  private refuse(problem: string | null): void {
+    this.onError(new StreamError('malformed', problem ?? "The adapter's output breaks the handler API"));
   }
 
   /**

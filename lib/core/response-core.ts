@@ -168,12 +168,16 @@ export class ResponseCore {
    * cancelled.
    */
   complete(response: ChatResponse): ChatResponse | null {
+    // Read before the run ends: a response that cannot be read leaves the run open.
+    const { aiMessage: provided, metadata } = response;
+    const providedParts = provided.parts;
+    const providedAttributes = provided.attributes;
     if (!this.run.end('completed')) return null;
     const assembled = this.parts();
-    const providerParts = assembled.length === 0 && response.aiMessage.parts.length > 0;
-    const parts = providerParts ? response.aiMessage.parts : assembled;
+    const providerParts = assembled.length === 0 && providedParts.length > 0;
+    const parts = providerParts ? providedParts : assembled;
     this.recorder?.complete(response, providerParts);
-    const final = chatResponse(aiMessage(parts, response.aiMessage.attributes), response.metadata);
+    const final = chatResponse(aiMessage(parts, providedAttributes), metadata);
     this.finalResponse = final;
     return final;
   }

@@ -4,6 +4,7 @@ import type { SseFrame } from '../wire/types';
 import type { NdjsonLine } from '../wire/frame-decoder';
 import { isSseSentinel } from '../wire/sse-decoder';
 import type { WireFrame } from '../wire/wire-decoder';
+import { mapResultError } from './mapper-result';
 import type { Framing } from './wire-plan';
 
 /** `rawValue` of an event that surfaces nothing (`MapperTarget.consumed`). */
@@ -16,6 +17,9 @@ const CONSUMED: unique symbol = Symbol('consumed');
  * — `{event, data}` for SSE, the parsed value for an NDJSON line (the text `null` for a `null`
  * line: raw events are never null), the line's text for a line that is not JSON (the mapper never
  * sees it). The SSE `[DONE]` sentinel reaches the mapper, ends the reading and is never raw.
+ * `map` answers true (the format's terminal event), false or nothing (`undefined`: read on); any
+ * other answer — a Promise from an async `map` above all — is a defect of the adapter, thrown as a
+ * `TypeError` for the frame pump to report, never taken for "terminal event seen".
  *
  * Made with the stream's tracker before the format is known; `start` gives it the format's mapper
  * once it is. One object per stream, which a frame reaches the mapper through.
@@ -62,13 +66,14 @@ export class FrameDelivery {
     this.rawRequested = false;
     if (this.ndjson) return this.deliverLine(frame as NdjsonLine);
     const sse = frame as SseFrame;
-    const stop = (this.mapper as StreamMapper<SseFrame>).map(sse, this.target as MapperTarget);
+    const stop: unknown = (this.mapper as StreamMapper<SseFrame>).map(sse, this.target as MapperTarget);
+    if (stop !== true && stop !== false && stop !== undefined) throw mapResultError(stop);
     if (isSseSentinel(sse)) return true;
     if (this.rawRequested || !tracker.wasMapped()) {
       const raw = this.rawValue === undefined ? sse : this.takeRawValue();
       if (raw !== CONSUMED) tracker.onUnmappedRawEvent(raw);
     }
-    return stop;
+    return stop === true;
   }
 
   private takeRawValue(): unknown {
@@ -83,8 +88,9 @@ export class FrameDelivery {
       tracker.onUnmappedRawEvent(line.text);
       return false;
     }
-    const stop = (this.mapper as StreamMapper<unknown>).map(line.value, this.target as MapperTarget);
+    const stop: unknown = (this.mapper as StreamMapper<unknown>).map(line.value, this.target as MapperTarget);
+    if (stop !== true && stop !== false && stop !== undefined) throw mapResultError(stop);
     if (this.rawRequested || !tracker.wasMapped()) tracker.onUnmappedRawEvent(line.value ?? 'null');
-    return stop;
+    return stop === true;
   }
 }

@@ -11,6 +11,7 @@ import type { FrameDecoder } from '../wire/frame-decoder';
 import type { WireFrame } from '../wire/wire-decoder';
 import { FrameDelivery } from './frame-delivery';
 import { FramePump } from './frame-pump';
+import { endResultError } from './mapper-result';
 import { interruptionError, streamOutcome } from './run-outcome';
 import { RunState } from './run-state';
 import { SafeHandler } from './safe-handler';
@@ -267,7 +268,10 @@ export class StreamRun {
     const mapper = this.mapper;
     if (mapper !== null && this.state.open) {
       try {
-        mapper.end(this.target, truncatedFrame);
+        const result: unknown = mapper.end(this.target, truncatedFrame);
+        // An `async end` has not delivered its terminal callback yet: the stream is not waited for.
+        const misuse = endResultError(result);
+        if (misuse !== null && this.state.open) throw misuse;
       } catch (error) {
         this.fail(new StreamError('malformed', `The ${this.decoder.adapterName} adapter failed at the end of the stream: ${describeError(error)}`, { cause: error }));
       }

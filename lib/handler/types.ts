@@ -126,6 +126,10 @@ export interface AiMessage {
   readonly text: string | null;
   /** Concatenated reasoning text, or null when there is none. */
   readonly thinking: string | null;
+  /**
+   * The tool calls to execute, from the complete tool-call parts in order (those
+   * `onCompleteToolCall` reported); a call marked `incomplete: "true"` or without a name is a part only.
+   */
   readonly toolExecutionRequests: readonly ToolExecutionRequest[];
   readonly attributes: Readonly<Record<string, string>>;
 }

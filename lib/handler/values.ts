@@ -1,4 +1,5 @@
 import { describeValue } from '../parts/describe-value';
+import { INCOMPLETE_ATTRIBUTE } from '../parts/incomplete-tool-call';
 import type { MessagePart, OpaquePayload } from '../parts/types';
 import type {
   AiMessage,
@@ -212,7 +213,9 @@ function unreachable(value: never): never {
 /**
  * A frozen `AiMessage` whose views are derived from `parts`: `text` / `thinking` concatenate the
  * text / reasoning parts (null when there are none), `toolExecutionRequests` come from the
- * tool-call parts in order (a missing name reads as `''`, blank arguments as `"{}"`).
+ * tool-call parts in order (blank arguments read as `"{}"`) — only from the calls a handler could
+ * have been told of as complete: a part marked `incomplete: "true"` (its arguments were cut off,
+ * or it never got a name) and a part without a name are no request to execute, and stay parts only.
  */
 export function aiMessage(parts: readonly MessagePart[], attributes: Readonly<Record<string, string>> = NO_ATTRIBUTES): AiMessage {
   if (!Array.isArray(parts)) throw new TypeError(`Expected aiMessage parts to be an array, got ${describeValue(parts)}`);
@@ -232,11 +235,13 @@ export function aiMessage(parts: readonly MessagePart[], attributes: Readonly<Re
         if (part.text !== null) thinking = thinking === null ? part.text : thinking + part.text;
         break;
       case 'tool_call': {
-        const args = part.toolCall.arguments;
+        const { name, arguments: args } = part.toolCall;
+        // The rule of CompleteToolCall: a request has a non-blank name and was not cut off.
+        if (name === null || name.trim().length === 0 || part.attributes[INCOMPLETE_ATTRIBUTE] === 'true') break;
         requests.push(
           Object.freeze({
             id: part.toolCall.id,
-            name: part.toolCall.name ?? '',
+            name,
             arguments: args === null || args.trim().length === 0 ? '{}' : args,
           }),
         );

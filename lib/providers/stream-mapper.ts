@@ -67,9 +67,15 @@ export interface StreamMapper<E> {
   /** How this mapper's events are framed: `sse` (E is `SseFrame`) or `ndjson` (E is a line's parsed JSON). */
   readonly framing: 'sse' | 'ndjson';
   /**
-   * Map one event. Returns true once the format's terminal event was seen (the driver stops
-   * reading). The driver never calls `map` again after it returned true or after a terminal
-   * callback (`onCompleteResponse`, `onError`) was delivered.
+   * Map one event, synchronously. Returns true once the format's terminal event was seen (the
+   * driver stops reading), else false; a mapper written in JavaScript that returns nothing
+   * (`undefined`) means false. Any other answer (a Promise from an `async map` above all) fails
+   * the stream with a `malformed` `StreamError`. The values handed to `target.handler` must keep
+   * the handler API's contract (text a string, a tool-call index an integer ≥ 0, a
+   * `ChatResponse` to `onCompleteResponse`): a value that breaks it fails the stream the same way,
+   * and reaches neither the user's handler nor the final message. The driver never calls `map`
+   * again after it returned true or after a terminal callback (`onCompleteResponse`, `onError`)
+   * was delivered.
    */
   map(event: E, target: MapperTarget): boolean;
   /**
@@ -77,7 +83,9 @@ export interface StreamMapper<E> {
    * one terminal callback: `onCompleteResponse` with the provider's metadata, or `onError` when
    * the stream ended without its terminal event, mid-frame, or after an error event.
    * `truncatedFrame` is true when bytes of an unfinished frame were left over. The driver calls it
-   * at most once, and only while no terminal callback has been delivered yet.
+   * at most once, and only while no terminal callback has been delivered yet, and does not wait
+   * for it: an `async end` that has not delivered the terminal callback when it returns fails the
+   * stream `malformed`.
    */
   end(target: MapperTarget, truncatedFrame: boolean): void;
   /**

@@ -4,6 +4,7 @@ import { describeValue } from '../parts/describe-value';
 import { partsFromJSON, partsToJSON } from '../parts/json';
 import type { MediaPart, MessagePart, TextPart } from '../parts/types';
 import { isPlainObject, requirePartShape, validateAttributes } from '../parts/validate';
+import { checkMessageParts } from './check-message-part';
 
 /** Instructions for the model (a system prompt). */
 export interface SystemMessage {
@@ -88,26 +89,59 @@ export function toolExecutionResultMessage(
   return Object.freeze({ type: 'tool_execution_result', request: req, content, isError });
 }
 
-/** Throws a `TypeError` naming `field` unless `value` is one of the four messages. */
+/** `string | parts` content of a user message or a tool result, checked (see `requireChatMessage`). */
+function checkContent(value: unknown, field: string, allowed: ReadonlySet<string> | null): void {
+  if (typeof value === 'string') return;
+  if (!Array.isArray(value)) throw new TypeError(`Expected ${field} to be a string or an array of parts, got ${describeValue(value)}`);
+  checkMessageParts(value, field, allowed);
+}
+
+/**
+ * Throws a `TypeError` naming `field` and the member that is wrong (`… messages[2].parts[0].text`)
+ * unless `value` is one of the four messages with every field the replay converters read of the
+ * type it must have (SPEC §3, §12): a system text; user content as a string or text and media
+ * parts; an `ai` message's parts and string attributes; a tool result's request `{id, name,
+ * arguments}`, content and `isError`. Parts are checked field by field. Nothing is copied.
+ */
 export function requireChatMessage(value: unknown, field: string): ChatMessage {
-  if (!isPlainObject(value) || typeof value.type !== 'string') throw new TypeError(`Expected ${field} to be a chat message, got ${describeValue(value)}`);
+  if (!isPlainObject(value)) throw new TypeError(`Expected ${field} to be a chat message, got ${describeValue(value)}`);
   switch (value.type) {
     case 'system':
+      requireText(value.text, `${field}.text`);
+      break;
     case 'user':
-    case 'tool_execution_result':
-      return value as unknown as ChatMessage;
+      checkContent(value.content, `${field}.content`, USER_PART_TYPES);
+      break;
     case 'ai':
-      if (!Array.isArray(value.parts)) throw new TypeError(`Expected ${field}.parts to be an array of parts, got ${describeValue(value.parts)}`);
-      return value as unknown as ChatMessage;
+      checkMessageParts(value.parts, `${field}.parts`);
+      if (!isPlainObject(value.attributes)) throw new TypeError(`Expected ${field}.attributes to be an object of strings, got ${describeValue(value.attributes)}`);
+      for (const key of Object.keys(value.attributes)) requireText(value.attributes[key], `${field}.attributes.${key}`);
+      break;
+    case 'tool_execution_result': {
+      const request = value.request;
+      if (!isPlainObject(request)) throw new TypeError(`Expected ${field}.request to be a tool execution request {id, name, arguments}, got ${describeValue(request)}`);
+      if (request.id !== null && typeof request.id !== 'string') throw new TypeError(`Expected ${field}.request.id to be a string or null, got ${describeValue(request.id)}`);
+      requireText(request.name, `${field}.request.name`);
+      requireText(request.arguments, `${field}.request.arguments`);
+      checkContent(value.content, `${field}.content`, null);
+      if (typeof value.isError !== 'boolean') throw new TypeError(`Expected ${field}.isError to be a boolean, got ${describeValue(value.isError)}`);
+      break;
+    }
     default:
       throw new TypeError(`Expected ${field}.type to be 'system', 'user', 'ai' or 'tool_execution_result', got ${describeValue(value.type)}`);
   }
+  return value as unknown as ChatMessage;
 }
 
-/** Throws a `TypeError` unless `messages` is an array of chat messages; names the bad index. */
+/**
+ * Throws a `TypeError` unless `messages` is an array of chat messages (see `requireChatMessage`);
+ * the error names `where`, the message's index and the field. The one check every replay
+ * converter makes before it reads a message.
+ */
 export function requireChatMessages(messages: unknown, where: string): readonly ChatMessage[] {
   if (!Array.isArray(messages)) throw new TypeError(`Expected ${where} messages to be an array, got ${describeValue(messages)}`);
-  return messages.map((m, i) => requireChatMessage(m, `${where} messages[${i}]`));
+  for (let i = 0; i < messages.length; i++) requireChatMessage(messages[i], `${where} messages[${i}]`);
+  return messages as readonly ChatMessage[];
 }
 
 function contentToJSON(content: string | readonly MessagePart[]): unknown {

@@ -32,8 +32,9 @@ function modelParts(message: AiMessage): GeminiPartParam[] {
         parts.push(withSignature({ text: part.text }, part));
         break;
       case 'reasoning':
-        // Another provider's reasoning is its own; Gemini's (signed or not) goes back as a thought.
-        if (part.payload === null || part.payload.provider === PROVIDER) parts.push(withSignature({ text: part.text ?? '', thought: true }, part));
+        // Only Gemini's own thoughts go back, as thoughts with their signature: reasoning without a
+        // Gemini payload (DeepSeek, Ollama thinking, another provider's) is not Gemini's to be given.
+        if (part.payload !== null && part.payload.provider === PROVIDER) parts.push(withSignature({ text: part.text ?? '', thought: true }, part));
         break;
       case 'tool_call': {
         // Gemini's id is optional (Gemini 2 sends none): a call without one goes back without one.
@@ -68,8 +69,9 @@ function functionResponse(m: ToolExecutionResultMessage): GeminiPartParam {
  * `systemInstruction`, the rest as `contents` (`user` / `model`). A thought signature goes back on
  * the part it came with; Gemini unknown parts as they came; function calls with object `args`
  * (`TypeError` naming the call otherwise); consecutive tool results become one user turn of
- * `functionResponse` parts (`{output}` or, for an error, `{error}`). Other providers' payloads,
- * reasoning and parts and incomplete tool calls are left out. Ids are optional in Gemini: a call
+ * `functionResponse` parts (`{output}` or, for an error, `{error}`). Reasoning goes back only with a
+ * Gemini payload (its thought signature); reasoning without one (DeepSeek, Ollama thinking), other
+ * providers' payloads and parts, and incomplete tool calls are left out. Ids are optional in Gemini: a call
  * or result without one goes back without one. Pure: no I/O.
  */
 export function toGeminiContents(messages: readonly ChatMessage[]): GeminiContentsInput {

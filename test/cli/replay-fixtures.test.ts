@@ -77,7 +77,11 @@ describe(`partstream replay --json over the hand-written transcripts and the rec
         const events = jsonEvents(run.stdout);
         const last = events[events.length - 1];
         const response = (last.response ?? { aiMessage: {}, metadata: {} }) as {
-          aiMessage: { text: string | null; thinking: string | null; toolExecutionRequests: Summary['toolCalls'] };
+          aiMessage: {
+            text: string | null;
+            thinking: string | null;
+            parts: Array<{ type: string; toolCall?: Summary['toolCalls'][number] }>;
+          };
           metadata: Record<string, unknown>;
         };
         const actual: Summary = {
@@ -85,7 +89,10 @@ describe(`partstream replay --json over the hand-written transcripts and the rec
           last: last.event,
           text: response.aiMessage.text,
           thinking: response.aiMessage.thinking,
-          toolCalls: response.aiMessage.toolExecutionRequests,
+          // Every call the stream carried is a tool-call part, a call cut off included.
+          toolCalls: response.aiMessage.parts.flatMap((part) =>
+            part.type === 'tool_call' && part.toolCall !== undefined ? [{ id: part.toolCall.id, name: part.toolCall.name, arguments: part.toolCall.arguments }] : [],
+          ),
         };
         expect(actual).to.deep.equal({
           status: 0,

@@ -199,7 +199,10 @@ describe('HTTP clients over a loopback socket', () => {
       expect(errorsOf(handler).map((call) => (call.on === 'error' ? call.kind : call.on))).to.deep.equal(['network']);
       expect(outcome.status).to.equal('failed');
       const partial = partialOf(outcome).aiMessage;
-      expect([partial.text, partial.toolExecutionRequests]).to.deep.equal(['Grüße, world 👋', [{ id: 'call_1', name: 'get_weather', arguments: '{"city":' }]]);
+      const calls = partial.parts.flatMap((part) => (part.type === 'tool_call' ? [[part.toolCall.id, part.toolCall.name, part.toolCall.arguments, part.attributes]] : []));
+      expect([partial.text, calls]).to.deep.equal(['Grüße, world 👋', [['call_1', 'get_weather', '{"city":', { incomplete: 'true' }]]]);
+      // The cut call was never reported complete: it is no request to execute.
+      expect(partial.toolExecutionRequests).to.deep.equal([]);
     });
 
     for (const format of WIRE_FORMATS) {

@@ -70,8 +70,8 @@ const SECOND_REQUEST: Record<string, unknown> = {
       { role: 'user', parts: [{ text: USER }] },
       {
         role: 'model',
+        // The thought summary came without a signature (that rode on the call): not sent back.
         parts: [
-          { text: 'Use the tool.', thought: true },
           { functionCall: { name: 'get_weather', args: { city: 'Paris' } }, thoughtSignature: 'CiQBcsjafD3+/LocalThoughtSignature=' },
         ],
       },

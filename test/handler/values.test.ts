@@ -134,6 +134,19 @@ describe('aiMessage / chatResponse / responseMetadata', () => {
     });
   });
 
+  it('lists as tool execution requests only complete calls: an incomplete or nameless call stays a part only', () => {
+    const cut = toolCallPart({ id: 'c2', name: 'g', arguments: '{"q":"pa' }, { attributes: { incomplete: 'true' } });
+    const nameless = toolCallPart({ id: 'c3', name: null, arguments: '{}' });
+    const blankName = toolCallPart({ id: 'c4', name: '  ', arguments: '{}' });
+    const parts = [toolCallPart({ id: 'c1', name: 'f', arguments: '{"a":1}' }), cut, nameless, blankName, toolCallPart({ id: null, name: 'h', arguments: '' })];
+    const message = aiMessage(parts);
+    expect(message.toolExecutionRequests).to.deep.equal([
+      { id: 'c1', name: 'f', arguments: '{"a":1}' },
+      { id: null, name: 'h', arguments: '{}' },
+    ]);
+    expect(message.parts).to.deep.equal(parts);
+  });
+
   it('gives null text and thinking when there are no such parts', () => {
     expect(aiMessage([])).to.deep.equal({ type: 'ai', parts: [], text: null, thinking: null, toolExecutionRequests: [], attributes: {} });
   });

@@ -263,3 +263,168 @@ describe('consumeStream with a provider author\'s adapter', () => {
     expect(handler.lines).to.deep.equal([]);
   });
 });
+
+describe("consumeStream refuses a provider author's adapter output that breaks the handler API", () => {
+  /** A mapper whose every `map` runs `step` (its answer is map's answer) and whose `end` completes, unless given its own. */
+  function adapterOf(step: (target: MapperTarget, frame: SseFrame) => unknown, end?: (target: MapperTarget) => unknown): () => StreamMapper<SseFrame> {
+    return () => ({
+      framing: 'sse',
+      map: (frame, target) => step(target, frame) as boolean,
+      end: (end ?? ((target) => target.handler.onCompleteResponse(chatResponse(aiMessage([]), responseMetadata({ finishReason: 'STOP' }))))) as (target: MapperTarget) => void,
+    });
+  }
+
+  async function refused(adapter: () => StreamMapper<SseFrame>): Promise<{ lines: string[]; message: string; parts: unknown[] }> {
+    const user = recorder();
+    const outcome = await consumeStream(sse([['a', '1'], ['b', '2'], ['c', '3']]), user, { format: 'sse', adapter });
+    expect(outcome.status, JSON.stringify(user.lines)).to.equal('failed');
+    if (outcome.status !== 'failed') throw new Error('unreachable');
+    expect(StreamError.isInstance(outcome.error) && outcome.error.kind).to.equal('malformed');
+    return { lines: user.lines, message: outcome.error.message, parts: [...outcome.partial.aiMessage.parts] };
+  }
+
+  const context = (target: MapperTarget) => ({ streamingHandle: target.handle });
+
+  describe('a map() that answers neither a boolean nor undefined', () => {
+    const answers: ReadonlyArray<readonly [string, () => unknown, string]> = [
+      ['an async map (a Promise)', () => Promise.resolve(false), 'a Promise'],
+      ['an async map that rejects', () => Promise.reject(new Error('late')), 'a Promise'],
+      ['a number', () => 1, 'number 1'],
+      ['a string', () => 'done', 'string "done"'],
+      ['null', () => null, 'null'],
+      ['an object', () => ({}), 'an object'],
+    ];
+    for (const [name, answer, got] of answers) {
+      it(`${name}: one malformed onError naming it, and the rest of the body is never taken for read`, async () => {
+        const seen: string[] = [];
+        const { lines, message } = await refused(
+          adapterOf((target, frame) => {
+            seen.push(frame.event ?? '');
+            return answer();
+          }),
+        );
+        expect(lines).to.deep.equal(['error StreamError malformed']);
+        expect(message).to.equal(`A frame could not be mapped: Expected the mapper's map() to return a boolean or undefined, got ${got}`);
+        expect(seen).to.deep.equal(['a']);
+      });
+    }
+
+    it('undefined (a mapper that returns nothing) reads on: every event is mapped and the stream completes', async () => {
+      const user = recorder();
+      const adapter = adapterOf((target, frame) => {
+        target.handler.onPartialResponse?.(partialResponse(frame.data), context(target));
+        return undefined;
+      });
+      const outcome = await consumeStream(sse([['a', '1'], ['b', '2'], ['c', '3']]), user, { format: 'sse', adapter });
+      expect([outcome.status, user.lines]).to.deep.equal(['completed', ['text 1', 'text 2', 'text 3', 'complete 123']]);
+    });
+  });
+
+  describe('a response that is no ChatResponse', () => {
+    const responses: ReadonlyArray<readonly [string, unknown, string]> = [
+      ['null', null, "Expected the adapter's onCompleteResponse to get a ChatResponse {aiMessage, metadata}, got null"],
+      ['{}', {}, "Expected the adapter's onCompleteResponse response.aiMessage to be an AiMessage {parts, attributes}, got undefined"],
+      ['parts that are no array', { aiMessage: { parts: 'x', attributes: {} } }, "Expected the adapter's onCompleteResponse response.aiMessage.parts to be an array of parts, got string \"x\""],
+      ['a part that is null', { aiMessage: { parts: [null], attributes: {} } }, "Expected the adapter's onCompleteResponse response.aiMessage.parts[0] to be a message part, got null"],
+      ['an attribute that is no string', { aiMessage: { parts: [], attributes: { refusal: 1 } } }, "Expected the adapter's onCompleteResponse response.aiMessage.attributes.refusal to be a string, got number 1"],
+      ['an unknown finish reason', { aiMessage: aiMessage([]), metadata: { finishReason: 'DONE' } }, "Expected the adapter's onCompleteResponse response.metadata.finishReason to be 'STOP', 'LENGTH', 'TOOL_EXECUTION', 'CONTENT_FILTER', 'OTHER' or null, got string \"DONE\""],
+      ['an id that is no string', { aiMessage: aiMessage([]), metadata: { id: 7 } }, "Expected the adapter's onCompleteResponse response.metadata.id to be a string or null, got number 7"],
+    ];
+    for (const [name, response, expected] of responses) {
+      it(`${name}: failed with one malformed onError, never completed (nor cancelled), and the text kept`, async () => {
+        const { lines, message, parts } = await refused(
+          adapterOf(
+            (target, frame) => (target.handler.onPartialResponse?.(partialResponse(frame.data), context(target)), false),
+            (target) => target.handler.onCompleteResponse(response as never),
+          ),
+        );
+        expect(lines).to.deep.equal(['text 1', 'text 2', 'text 3', 'error StreamError malformed']);
+        expect(message).to.equal(expected);
+        expect(parts).to.deep.equal([{ type: 'text', text: '123', payload: null, attributes: {} }]);
+      });
+    }
+
+    it('takes a response whose metadata leaves fields out (or is absent) with those fields null', async () => {
+      const user = recorder();
+      let final: unknown = null;
+      const handler = { ...user, onCompleteResponse: (response: unknown) => void (final = response) };
+      const adapter = adapterOf(() => false, (target) => target.handler.onCompleteResponse({ aiMessage: { parts: [] }, metadata: { finishReason: 'STOP' } } as never));
+      const outcome = await consumeStream(sse([['a', '1']]), handler, { format: 'sse', adapter });
+      expect(outcome.status).to.equal('completed');
+      expect((final as { metadata: unknown }).metadata).to.deep.equal(responseMetadata({ finishReason: 'STOP' }));
+      expect((final as { aiMessage: { attributes: unknown } }).aiMessage.attributes).to.deep.equal({});
+    });
+  });
+
+  describe('a callback value that breaks its type', () => {
+    const values: ReadonlyArray<readonly [string, (target: MapperTarget) => void, string]> = [
+      ['a partial response whose text is a number', (t) => t.handler.onPartialResponse?.({ text: 42 } as never, context(t)), "Expected the adapter's onPartialResponse text to be a string, got number 42"],
+      ['a partial response that is null', (t) => t.handler.onPartialResponse?.(null as never, context(t)), "Expected the adapter's onPartialResponse value to be an object {text, payload?}, got null"],
+      ['a partial response without a context', (t) => t.handler.onPartialResponse?.(partialResponse('x'), undefined as never), "Expected the adapter's onPartialResponse context to be an object with the streamingHandle, got undefined"],
+      ['a partial thinking whose text is an object', (t) => t.handler.onPartialThinking?.({ text: {} } as never, context(t)), "Expected the adapter's onPartialThinking text to be a string, got an object"],
+      ['a partial thinking whose payload is a string', (t) => t.handler.onPartialThinking?.({ text: '', payload: 'sig' } as never, context(t)), "Expected the adapter's onPartialThinking payload to be {provider, kind, data} strings, got string \"sig\""],
+      ['a tool-call delta with a negative index', (t) => t.handler.onPartialToolCall?.({ index: -1, id: null, name: 'f', partialArguments: '{' } as never, context(t)), "Expected the adapter's onPartialToolCall index to be an integer ≥ 0, got number -1"],
+      ['a tool-call delta with a fractional index', (t) => t.handler.onPartialToolCall?.({ index: 1.5, id: null, name: 'f', partialArguments: '{' } as never, context(t)), "Expected the adapter's onPartialToolCall index to be an integer ≥ 0, got number 1.5"],
+      ['a tool-call delta with a string index', (t) => t.handler.onPartialToolCall?.({ index: '0', id: null, name: 'f', partialArguments: '{' } as never, context(t)), "Expected the adapter's onPartialToolCall index to be an integer ≥ 0, got string \"0\""],
+      ['a tool-call delta whose arguments are an object', (t) => t.handler.onPartialToolCall?.({ index: 0, id: null, name: 'f', partialArguments: {} } as never, context(t)), "Expected the adapter's onPartialToolCall partialArguments to be a string, got an object"],
+      ['a complete call with a negative index', (t) => t.handler.onCompleteToolCall?.({ index: -3, toolExecutionRequest: { id: 'c', name: 'f', arguments: '{}' } } as never), "Expected the adapter's onCompleteToolCall index to be an integer ≥ 0, got number -3"],
+      ['a complete call without a name', (t) => t.handler.onCompleteToolCall?.({ index: 0, toolExecutionRequest: { id: 'c', name: '', arguments: '{}' } } as never), "Expected the adapter's onCompleteToolCall toolExecutionRequest.name to be a non-blank string, got string \"\""],
+      ['a complete call whose arguments are an object', (t) => t.handler.onCompleteToolCall?.({ index: 0, toolExecutionRequest: { id: 'c', name: 'f', arguments: { a: 1 } } } as never), "Expected the adapter's onCompleteToolCall toolExecutionRequest.arguments to be a string, got an object"],
+      ['an incomplete call with a negative index', (t) => t.keepIncompleteToolCall?.({ index: -1, id: null, name: null, arguments: '{' }), "Expected the adapter's keepIncompleteToolCall index to be an integer ≥ 0, got number -1"],
+    ];
+    for (const [name, call, expected] of values) {
+      it(`${name}: one malformed onError naming the field; the value reaches neither the handler nor the message`, async () => {
+        const seen: string[] = [];
+        const { lines, message, parts } = await refused(
+          adapterOf((target, frame) => {
+            seen.push(frame.event ?? '');
+            target.handler.onPartialResponse?.(partialResponse(`<${frame.data}>`), context(target));
+            if (frame.event === 'b') call(target);
+            return false;
+          }),
+        );
+        expect(lines).to.deep.equal(['text <1>', 'text <2>', 'error StreamError malformed']);
+        expect(message).to.equal(expected);
+        expect(seen).to.deep.equal(['a', 'b']);
+        expect(parts).to.deep.equal([{ type: 'text', text: '<1><2>', payload: null, attributes: {} }]);
+      });
+    }
+  });
+
+  it('the rejection of an async map() or end() never becomes an unhandled rejection', async () => {
+    const unhandled: unknown[] = [];
+    const listener = (reason: unknown): void => void unhandled.push(reason);
+    process.on('unhandledRejection', listener);
+    try {
+      await refused(adapterOf(() => Promise.reject(new Error('map rejected'))));
+      await refused(
+        adapterOf(
+          () => false,
+          async () => {
+            await null;
+            throw new Error('end rejected');
+          },
+        ),
+      );
+      // Unhandled rejections are reported after the microtasks have run.
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    } finally {
+      process.off('unhandledRejection', listener);
+    }
+    expect(unhandled).to.deep.equal([]);
+  });
+
+  it('an async end() that has not delivered the terminal callback when it returns: malformed, naming it, not truncated', async () => {
+    const { lines, message } = await refused(
+      adapterOf(
+        () => false,
+        async (target) => {
+          await null;
+          target.handler.onCompleteResponse(chatResponse(aiMessage([])));
+        },
+      ),
+    );
+    expect(lines).to.deep.equal(['raw {"event":"a","data":"1"}', 'raw {"event":"b","data":"2"}', 'raw {"event":"c","data":"3"}', 'error StreamError malformed']);
+    expect(message).to.equal("The custom adapter failed at the end of the stream: Expected the mapper's end() to deliver the terminal callback before it returns, got a Promise");
+  });
+});

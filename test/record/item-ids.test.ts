@@ -182,7 +182,7 @@ describe('OpenAI Responses parts keep their output item id (itemId)', () => {
     ]);
   });
 
-  it('never on the wrong part: an item with nothing to show gives its id to no other part, and an item without id gives none', async () => {
+  it('never on the wrong part: an empty reasoning item keeps its id on a part of its own, and an item without id gives none', async () => {
     const run = await finalParts([
       created(),
       added(0, { id: 'msg_1', type: 'message', role: 'assistant', content: [] }),
@@ -201,6 +201,7 @@ describe('OpenAI Responses parts keep their output item id (itemId)', () => {
     ]);
     expect(run.parts).to.deep.equal([
       textPart('One.', item('msg_1')),
+      reasoningPart(null, item('rs_empty')),
       textPart('Two.'),
       unknownPart('openai', 'web_search_call', '{"type":"web_search_call","status":"completed"}'),
       call('fc_1', 'call_1', 'f', '{}'),
@@ -215,8 +216,9 @@ type Json = Record<string, unknown>;
 /**
  * The part type each output item yields, with the item's id, read from the frames
  * (eventsource-parser): a message with text → text; a reasoning item with summary text or
- * encrypted content → reasoning; a client tool call → tool_call; a generated image → media; any
- * other item → unknown. Items with nothing to show (a reasoning item without summary) yield none.
+ * every reasoning item → reasoning (an empty one too: every output item is a part, SPEC §5, §10); a
+ * client tool call → tool_call; a generated image → media; any other item → unknown. A message
+ * without text yields none.
  */
 function expectedItemParts(frames: readonly SseFrame[]): Array<[string, string]> {
   const result: Array<[string, string]> = [];
@@ -231,11 +233,9 @@ function expectedItemParts(frames: readonly SseFrame[]): Array<[string, string]>
         if (text.length > 0) result.push(['text', id]);
         break;
       }
-      case 'reasoning': {
-        const summary = ((value.summary ?? []) as Json[]).map((entry) => entry.text as string).join('');
-        if (summary.length > 0 || (typeof value.encrypted_content === 'string' && value.encrypted_content.length > 0)) result.push(['reasoning', id]);
+      case 'reasoning':
+        result.push(['reasoning', id]);
         break;
-      }
       case 'function_call':
       case 'custom_tool_call':
         result.push(['tool_call', id]);

@@ -150,10 +150,9 @@ function responsesCase(items: readonly ResponsesItem[]): Case {
         for (const text of item.summary) events.push({ type: 'response.reasoning_summary_text.delta', item_id: id, output_index: at, summary_index: 0, delta: text });
         const encrypted = item.encrypted === null ? null : tagged(item.encrypted, at);
         done({ id, type: 'reasoning', summary: [], ...(encrypted === null ? {} : { encrypted_content: encrypted }) });
-        if (item.summary.length > 0 || encrypted !== null) {
-          const payload = encrypted === null ? null : { provider: 'openai', kind: 'encrypted_content', data: encrypted };
-          parts.push(reasoningPart(item.summary.length === 0 ? null : item.summary.join(''), { payload, attributes: { itemId: id } }));
-        }
+        // Every item is a part: one without summary or encrypted content holds its id alone.
+        const payload = encrypted === null ? null : { provider: 'openai', kind: 'encrypted_content', data: encrypted };
+        parts.push(reasoningPart(item.summary.length === 0 ? null : item.summary.join(''), { payload, attributes: { itemId: id } }));
         break;
       }
       case 'message': {

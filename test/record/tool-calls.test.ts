@@ -50,6 +50,9 @@ async function run(body: string, format: WireFormat): Promise<Run> {
         return [call.on, call.name, call.message];
     }
   });
+  // The requests to execute are exactly the calls reported complete, in order (SPEC §1).
+  const reported = handler.calls.flatMap((call: Recorded) => (call.on === 'completeToolCall' ? [{ id: call.id, name: call.name, arguments: call.arguments }] : []));
+  expect(outcome.response.aiMessage.toolExecutionRequests, 'toolExecutionRequests').to.deep.equal(reported);
   return { calls, response: outcome.response };
 }
 
@@ -130,6 +133,7 @@ describe('The final message keeps every tool call', () => {
         'completeResponse',
       ]);
       expect(response.aiMessage.parts).to.deep.equal([textPart('Writing.'), incomplete('toolu_1', 'make_file', '{"name": "a.txt", "text": "Hel')]);
+      expect(response.aiMessage.toolExecutionRequests).to.deep.equal([]);
       expect(response.metadata.finishReason).to.equal('LENGTH');
     });
 
@@ -154,6 +158,7 @@ describe('The final message keeps every tool call', () => {
         'completeResponse',
       ]);
       expect(response.aiMessage.parts).to.deep.equal([call('toolu_1', 'f', '{"a":1}'), incomplete('toolu_2', 'g', '{"b":')]);
+      expect(response.aiMessage.toolExecutionRequests).to.deep.equal([{ id: 'toolu_1', name: 'f', arguments: '{"a":1}' }]);
       expect(response.metadata.finishReason).to.equal('LENGTH');
     });
 
@@ -350,6 +355,7 @@ describe('The final message keeps every tool call', () => {
       // The nameless call's deltas map to no callback: they surface raw.
       expect(calls).to.deep.equal([['partialResponse', 'Let me check.'], 'raw', 'raw', 'raw', 'completeResponse']);
       expect(response.aiMessage.parts).to.deep.equal([textPart('Let me check.'), incomplete('call_1', null, '{"a":1}')]);
+      expect(response.aiMessage.toolExecutionRequests).to.deep.equal([]);
       expect(response.metadata.finishReason).to.equal('OTHER');
     });
 
@@ -364,6 +370,7 @@ describe('The final message keeps every tool call', () => {
         'openai-chat',
       );
       expect(response.aiMessage.parts).to.deep.equal([incomplete('call_1', null, '{}'), call('call_2', 'g', '{}')]);
+      expect(response.aiMessage.toolExecutionRequests).to.deep.equal([{ id: 'call_2', name: 'g', arguments: '{}' }]);
       expect(response.metadata.finishReason).to.equal('TOOL_EXECUTION');
     });
 

@@ -68,7 +68,8 @@ function responsesEntry(item: Json): Entry[] {
     case 'reasoning': {
       const summary = ((item.summary as Json[] | undefined) ?? []).map((s) => s.text).join('');
       const encrypted = typeof item.encrypted_content === 'string' && item.encrypted_content !== '' ? item.encrypted_content : null;
-      return summary === '' && encrypted === null ? [] : [['reasoning', item.id, summary, encrypted]];
+      // Every reasoning item goes back, an empty one too (by its id): the calls after it need it.
+      return [['reasoning', item.id, summary, encrypted]];
     }
     case 'message': {
       const text = ((item.content as Json[] | undefined) ?? []).map((c) => (typeof c.text === 'string' ? c.text : '')).join('');
@@ -159,7 +160,22 @@ function geminiWire(bytes: Uint8Array, statedArgs: readonly string[]): Entry[] {
     const candidate = ((e.candidates as Json[] | undefined) ?? [])[0];
     parts.push(...((((candidate?.content as Json | undefined)?.parts as Json[] | undefined) ?? []) as Json[]));
   }
-  return geminiEntries(parts, statedArgs);
+  return withoutUnsignedThoughts(geminiEntries(parts, statedArgs));
+}
+
+// What goes back to Gemini leaves out a run of thoughts that carried no thought signature (SPEC
+// §12: reasoning without a Gemini payload is not sent); the runs around it then meet, as in the request.
+function withoutUnsignedThoughts(entries: Entry[]): Entry[] {
+  const out: Array<unknown[]> = [];
+  for (const entry of entries) {
+    if (entry[0] === 'thought' && (entry[2] as string[]).length === 0) continue;
+    const last = out[out.length - 1];
+    if (last !== undefined && (entry[0] === 'text' || entry[0] === 'thought') && last[0] === entry[0]) {
+      last[1] = String(last[1]) + String(entry[1]);
+      (last[2] as string[]).push(...(entry[2] as string[]));
+    } else out.push(entry[0] === 'text' || entry[0] === 'thought' ? [entry[0], entry[1], [...(entry[2] as string[])]] : [...entry]);
+  }
+  return out;
 }
 
 // ── OpenAI Chat: the assistant message the deltas of choice 0 add up to ─────────────────────────

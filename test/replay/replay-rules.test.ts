@@ -72,6 +72,16 @@ describe('replay across providers', () => {
     expect(toGeminiContents([userMessage('a'), foreign]).contents).to.deep.equal([{ role: 'user', parts: [{ text: 'a' }] }]);
   });
 
+  it('Gemini leaves out reasoning without a Gemini payload (DeepSeek, Ollama thinking), and a turn left empty by it', () => {
+    const signed = reasoningPart('g', { payload: { provider: 'google', kind: 'thought_signature', data: 'sig' } });
+    const { contents } = toGeminiContents([userMessage('a'), aiMessage([reasoningPart('plain'), signed, reasoningPart(null, { summary: 'sum' }), textPart('t')])]);
+    expect(contents).to.deep.equal([
+      { role: 'user', parts: [{ text: 'a' }] },
+      { role: 'model', parts: [{ text: 'g', thought: true, thoughtSignature: 'sig' }, { text: 't' }] },
+    ]);
+    expect(toGeminiContents([userMessage('a'), aiMessage([reasoningPart('only thinking')])]).contents).to.deep.equal([{ role: 'user', parts: [{ text: 'a' }] }]);
+  });
+
   it('Anthropic leaves out reasoning without an Anthropic signature (the API would reject it)', () => {
     const { messages } = toAnthropicMessages([aiMessage([reasoningPart('plain'), reasoningPart('o', { payload: { provider: 'openai', kind: 'encrypted_content', data: 'e' } }), textPart('t')])]);
     expect(messages).to.deep.equal([{ role: 'assistant', content: [{ type: 'text', text: 't' }] }]);

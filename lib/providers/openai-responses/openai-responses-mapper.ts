@@ -1,6 +1,7 @@
 import type { ChatResponseMetadata } from '../../handler/types';
 import { partialResponse, partialThinking } from '../../handler/values';
-import type { PartAttributes } from '../../parts/types';
+import { reasoningPart } from '../../parts/factories';
+import type { MessagePart, PartAttributes } from '../../parts/types';
 import { isJsonObject, stringOrNull, type JsonObject } from '../../wire/read-json';
 import type { SseFrame } from '../../wire/types';
 import { MapperOutput } from '../kit/mapper-output';
@@ -16,6 +17,14 @@ import { outputItemPart } from './output-item-part';
 import { parseOpenAIResponsesEvent } from './parse-openai-responses-event';
 import { StreamedTextLedger } from './streamed-text-ledger';
 import { customCallAttributes, isClientToolCall, itemAttributes } from './item-attributes';
+
+/** The part of a reasoning item that brought no text and no encrypted content: its id (as `itemId`) is all it holds. */
+const EMPTY_REASONING: MessagePart = reasoningPart(null);
+
+/** True for a list the item holds nothing in (absent or empty). */
+function isEmptyList(value: unknown): boolean {
+  return value === undefined || value === null || (Array.isArray(value) && value.length === 0);
+}
 
 type Fragment = 'text' | 'thinking';
 
@@ -35,6 +44,9 @@ type Fragment = 'text' | 'thinking';
  * - A reasoning item's `encrypted_content`, taken at its `response.output_item.done`, becomes a
  *   signature-only partial thinking with payload `openai`/`encrypted_content`. (The server may
  *   re-encrypt it for `response.completed`; the item's value is the one kept, and both replay.)
+ *   A reasoning item with an empty summary, no content and no encrypted content (the default
+ *   `store: true` without `include`) is a part too — reasoning with null text and summary, its
+ *   `itemId` all it holds — so that replay sends it back (by id) before the calls that need it.
  * - Each output item is its own part: a reasoning or message item's `output_item.done` completes
  *   its part (`MapperTarget.completeBlock`), a message's annotations riding on it as payload
  *   `openai`/`annotations`; text or reasoning deltas of another item end the part first, and so
@@ -238,13 +250,17 @@ export class OpenAIResponsesMapper implements StreamMapper<SseFrame> {
     const item: ResponsesOutputItem & JsonObject = value;
     const id = stringOrNull(item.id);
     if (item.type === 'reasoning' || item.type === 'message') {
+      const streamed = this.runOpen && this.runItem === id;
       // The deltas delivered since the last block are this item's part, unless another item's.
       if (this.runItem !== id) this.closeRun(target);
       this.runOpen = false;
       if (item.type === 'reasoning') {
         const encrypted = stringOrNull(item.encrypted_content);
-        if (encrypted !== null && encrypted.length > 0) target.handler.onPartialThinking?.(partialThinking('', { provider: 'openai', kind: 'encrypted_content', data: encrypted }), this.out.contextOf(target));
-        target.completeBlock?.(null, itemAttributes(id));
+        const sealed = encrypted !== null && encrypted.length > 0;
+        if (sealed) target.handler.onPartialThinking?.(partialThinking('', { provider: 'openai', kind: 'encrypted_content', data: encrypted }), this.out.contextOf(target));
+        // Every output item is a part: one that brought nothing still holds its id for replay.
+        const empty = !streamed && !sealed && isEmptyList(item.summary) && isEmptyList(item.content);
+        target.completeBlock?.(empty ? EMPTY_REASONING : null, itemAttributes(id));
       } else {
         target.completeBlock?.(outputItemPart(item), itemAttributes(id));
       }

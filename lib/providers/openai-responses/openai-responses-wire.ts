@@ -20,6 +20,10 @@ export interface ResponsesOutputItem {
   readonly status?: unknown;
   /** Reasoning items: the encrypted reasoning to replay. */
   readonly encrypted_content?: unknown;
+  /** Reasoning items: the summary entries (`summary_text`), empty unless summaries were asked for. */
+  readonly summary?: unknown;
+  /** Reasoning items: the reasoning text entries (`reasoning_text`), where the model shares them. */
+  readonly content?: unknown;
 }
 
 /** The `usage` object of a finished response. */

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import type { CompleteToolCall, PartialResponse, PartialThinking, PartialToolCall } from '../../../lib/handler/types';
+import type { ChatResponse, CompleteToolCall, PartialResponse, PartialThinking, PartialToolCall } from '../../../lib/handler/types';
 import { StreamError } from '../../../lib/handler/stream-error';
 import type { SseFrame } from '../../../lib/wire/types';
 import {
@@ -99,6 +99,11 @@ function toolBlockIndexes(frames: readonly SseFrame[]): Set<number> {
   return indexes;
 }
 
+/** The tool-call parts of a message as {id, name, arguments}: complete calls and cut ones alike. */
+function callParts(message: ChatResponse['aiMessage']) {
+  return message.parts.flatMap((part) => (part.type === 'tool_call' ? [{ id: part.toolCall.id, name: part.toolCall.name, arguments: part.toolCall.arguments }] : []));
+}
+
 function requests(expected: FixtureEntry['expected']) {
   return expected.toolCalls.map(({ id, name, arguments: args }) => ({ id, name, arguments: args }));
 }
@@ -137,12 +142,15 @@ const available = fixturesAvailable('AnthropicMapper fixtures');
           text: message.text,
           thinking: message.thinking,
           signatures: reasoningSignatures(run.response),
-          toolCalls: message.toolExecutionRequests,
+          toolCalls: callParts(message),
+          requests: message.toolExecutionRequests,
         }).to.deep.equal({
           text: expected.text,
           thinking: expected.reasoning,
           signatures: expected.reasoningSignatures,
           toolCalls: requests(expected),
+          // A call cut by max_tokens stays a part, and is no request to execute.
+          requests: completedRequests(expected),
         });
       });
 
@@ -218,6 +226,7 @@ const available = fixturesAvailable('AnthropicMapper fixtures');
     expect(run.outcome.status).to.equal('failed');
     expect(valuesOf<CompleteToolCall>(run.events, 'completeToolCall')).to.deep.equal([]);
     expect(valuesOf<PartialToolCall>(run.events, 'partialToolCall').map((p) => p.partialArguments).join('')).to.equal(call.arguments);
-    expect(run.response.aiMessage.toolExecutionRequests).to.deep.equal([{ id: call.id, name: call.name, arguments: call.arguments }]);
+    expect(callParts(run.response.aiMessage)).to.deep.equal([{ id: call.id, name: call.name, arguments: call.arguments }]);
+    expect(run.response.aiMessage.toolExecutionRequests).to.deep.equal([]);
   });
 });

@@ -162,10 +162,13 @@ const available = fixturesAvailable('OpenAIChatMapper fixtures');
         expect(cutRun.events.some(([name]) => name === 'completeResponse')).to.equal(false);
         // The last call never completed; the partial keeps it from its argument deltas.
         expect(valuesOf<CompleteToolCall>(cutRun.events, 'completeToolCall')).to.have.length(Math.max(0, expected.toolCalls.length - 1));
-        expect([cutRun.response.aiMessage.text, cutRun.response.aiMessage.toolExecutionRequests]).to.deep.equal([
+        const calls = cutRun.response.aiMessage.parts.flatMap((part) => (part.type === 'tool_call' ? [{ id: part.toolCall.id, name: part.toolCall.name, arguments: part.toolCall.arguments }] : []));
+        expect([cutRun.response.aiMessage.text, calls]).to.deep.equal([
           expected.text,
           expected.toolCalls.map(({ id, name, arguments: args }) => ({ id, name, arguments: args })),
         ]);
+        // Only the completed calls are requests to execute.
+        expect(cutRun.response.aiMessage.toolExecutionRequests).to.deep.equal(valuesOf<CompleteToolCall>(cutRun.events, 'completeToolCall').map((c) => c.toolExecutionRequest));
       });
     });
   }

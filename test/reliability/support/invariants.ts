@@ -68,9 +68,10 @@ function sameRequest(a: ToolExecutionRequest, b: ToolExecutionRequest): boolean 
 
 /**
  * Nothing delivered is missing from the outcome's message (final or partial): its text and
- * reasoning are exactly what the partial callbacks delivered, every completed tool call is among
- * its tool-call requests (each its own), and a call that only streamed argument deltas kept them all
- * (whitespace-only arguments may read back as `"{}"`, as empty ones do).
+ * reasoning are exactly what the partial callbacks delivered, its tool-call requests are exactly
+ * the completed tool calls (each its own; a call never completed is no request), and a call that
+ * only streamed argument deltas kept them all in its tool-call part (whitespace-only arguments may
+ * read back as `"{}"`, as empty ones do).
  */
 export function expectNothingLost(run: Replay): void {
   const message = run.message.aiMessage;
@@ -79,6 +80,7 @@ export function expectNothingLost(run: Replay): void {
   const completed = run.calls.filter((call) => call.on === 'onCompleteToolCall').map((call) => (call.value as CompleteToolCall).toolExecutionRequest);
   const requests = message.toolExecutionRequests;
   expect(isContained(completed, requests, sameRequest), `completed tool calls ${JSON.stringify(completed)} within ${JSON.stringify(requests)}`).to.equal(true);
+  expect(requests.length, `tool-call requests ${JSON.stringify(requests)} vs completed calls ${JSON.stringify(completed)}`).to.equal(completed.length);
   const completedIndexes = new Set(run.calls.filter((call) => call.on === 'onCompleteToolCall').map((call) => (call.value as CompleteToolCall).index));
   const streamed = new Map<number, string>();
   for (const call of run.calls) {
@@ -86,14 +88,12 @@ export function expectNothingLost(run: Replay): void {
     const delta = call.value as PartialToolCall;
     streamed.set(delta.index, (streamed.get(delta.index) ?? '') + delta.partialArguments);
   }
+  const kept = message.parts.flatMap((part) => (part.type === 'tool_call' ? [part.toolCall.arguments ?? ''] : []));
   for (const [index, args] of streamed) {
     if (completedIndexes.has(index)) continue;
     // Arguments that are only whitespace say nothing: like empty ones, they may read back as "{}".
-    const readBack = (request: ToolExecutionRequest): boolean => request.arguments === args || (args.trim() === '' && request.arguments === '{}');
-    expect(
-      requests.some(readBack),
-      `the streamed arguments of unfinished call ${index} (${JSON.stringify(args)}) within ${JSON.stringify(requests)}`,
-    ).to.equal(true);
+    const readBack = (partArgs: string): boolean => partArgs === args || (args.trim() === '' && (partArgs === '{}' || partArgs.trim() === ''));
+    expect(kept.some(readBack), `the streamed arguments of unfinished call ${index} (${JSON.stringify(args)}) within the tool-call parts ${JSON.stringify(kept)}`).to.equal(true);
   }
 }
 
