@@ -121,6 +121,7 @@ export class MemoryResponseStore implements ResponseStore {
   }
 
   async append(responseId: string, batch: RelayBatch): Promise<void> {
+    checkBatch(batch);
     this.checkOpen();
     const entry = this.logs.get(responseId);
     if (entry === undefined) throw new RelayError('lost', `The log of response ${responseId} is gone (expired or never opened)`);
@@ -159,6 +160,7 @@ export class MemoryResponseStore implements ResponseStore {
       // Read from past the terminal: nothing more will come.
       if (entry.ended) return;
       await this.waitForMore(entry, signal);
+      if (this.closed) throw new RelayError('closed', 'The store was closed');
       const current = this.logs.get(responseId);
       if (current !== entry) {
         if (signal.aborted || this.closed) return;
@@ -196,12 +198,13 @@ export class MemoryResponseStore implements ResponseStore {
     const entry = this.logs.get(responseId);
     if (entry === undefined) throw new RelayError('unknown', `No response ${responseId}`);
     if (entry.stop === null) entry.stop = request;
+    const stored = entry.stop;
     const listeners = this.logs.stopListeners.get(entry.producer.producerId);
     if (listeners === undefined) return;
     for (const listener of [...listeners]) {
       queueMicrotask(() => {
         try {
-          listener(responseId, request);
+          listener(responseId, stored);
         } catch {
           // A subscriber's failure is its own; the stop is stored.
         }
@@ -217,6 +220,20 @@ export class MemoryResponseStore implements ResponseStore {
       all.set(producerId, listeners);
     }
     listeners.add(onStop);
+    // A stop asked before anyone listened is still owed to the producer of a response that streams.
+    for (const [responseId, entry] of this.logs.entries) {
+      const stop = entry.stop;
+      if (stop !== null && !entry.ended && entry.producer.producerId === producerId) {
+        queueMicrotask(() => {
+          if (!listeners.has(onStop)) return;
+          try {
+            onStop(responseId, stop);
+          } catch {
+            // A subscriber's failure is its own; the stop is stored.
+          }
+        });
+      }
+    }
     return () => {
       listeners.delete(onStop);
       if (listeners.size === 0 && all.get(producerId) === listeners) all.delete(producerId);
@@ -238,6 +255,15 @@ export class MemoryResponseStore implements ResponseStore {
   private checkOpen(): void {
     if (this.closed) throw new RelayError('closed', 'The store was closed');
   }
+}
+
+function checkBatch(batch: RelayBatch): void {
+  if (batch === null || typeof batch !== 'object') throw new TypeError(`Expected a batch {first, last, terminal, text}, got ${describeValue(batch)}`);
+  const { first, last, terminal, text } = batch;
+  if (!Number.isSafeInteger(first) || first < 1) throw new TypeError(`Expected batch.first to be a positive integer, got ${describeValue(first)}`);
+  if (!Number.isSafeInteger(last) || last < first) throw new TypeError(`Expected batch.last to be an integer of at least batch.first, got ${describeValue(last)}`);
+  if (typeof terminal !== 'boolean') throw new TypeError(`Expected batch.terminal to be a boolean, got ${describeValue(terminal)}`);
+  if (typeof text !== 'string') throw new TypeError(`Expected batch.text to be a string, got ${describeValue(text)}`);
 }
 
 /** True when `batch` is exactly the batch stored at its `first` (a retried append that had landed). */
