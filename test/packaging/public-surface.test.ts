@@ -96,6 +96,9 @@ const RELAY_NAMES = [
   'RecordedStream', 'Relay', 'RelayBatch', 'RelayEnd', 'RelayError', 'RelayErrorKind', 'RelayInfo', 'RelayResponseOptions',
   'ResponseStore', 'StopRequest', 'StopResponseOptions', 'StopResult', 'StreamRecorder', 'StreamRelay', 'followRelay',
   'memoryStore', 'openRelay', 'readLog', 'relay', 'relayToNode', 'stopResponse',
+  // The Redis store and its client adapters.
+  'IoredisClientLike', 'NodeRedisClientLike', 'RedisResponseStore', 'RedisStoreOptions', 'RelayRedisClient', 'RelayStreamEntry',
+  'RelayStreamRead', 'RelayXAddOptions', 'fromIoredis', 'fromNodeRedis', 'redisStore',
 ];
 
 describe('public surface: the entries', function () {
