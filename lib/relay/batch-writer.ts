@@ -36,11 +36,13 @@ const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout
  * event never waits and never does I/O: the store is only awaited here, outside every callback.
  */
 export class BatchWriter implements EncodedEventSink {
+  /** The events taken and not yet cut into a batch, from sequence `first` on. */
   private texts: string[] = [];
   private first = 0;
-  private last = 0;
-  private bytes = 0;
+  /** The last of `texts` is the terminal event. */
   private terminal = false;
+  /** How many events and how much text wait in `texts`. */
+  private bytes = 0;
   private total = 0;
   /** No more events are written: the terminal was taken, the log refused us, or the size limit was reached. */
   private sealed = false;
@@ -68,7 +70,6 @@ export class BatchWriter implements EncodedEventSink {
     }
     if (this.texts.length === 0) this.first = sequence;
     this.texts.push(text);
-    this.last = sequence;
     this.bytes += text.length;
     this.total += text.length;
     if (terminal) {
@@ -83,6 +84,7 @@ export class BatchWriter implements EncodedEventSink {
   seal(): void {
     this.sealed = true;
     this.texts = [];
+    this.bytes = 0;
     if (this.timer !== null) clearTimeout(this.timer);
     this.timer = null;
   }
@@ -102,16 +104,32 @@ export class BatchWriter implements EncodedEventSink {
     queueMicrotask(() => void this.flush());
   }
 
+  /** The next batch: at most `flushCount` events and (beyond its first event) `flushBytes` of text. */
+  private cut(): RelayBatch {
+    const texts = this.texts;
+    let count = 0;
+    let size = 0;
+    while (count < texts.length && count < this.limits.flushCount && (count === 0 || size + (texts[count] as string).length <= this.limits.flushBytes)) {
+      size += (texts[count] as string).length;
+      count++;
+    }
+    const all = count === texts.length;
+    const text = count === 1 ? (texts[0] as string) : texts.slice(0, count).join('');
+    const batch: RelayBatch = Object.freeze({ first: this.first, last: this.first + count - 1, terminal: all && this.terminal, text });
+    this.texts = all ? [] : texts.slice(count);
+    this.first += count;
+    this.bytes -= size;
+    if (all) this.terminal = false;
+    return batch;
+  }
+
   private async flush(): Promise<void> {
     if (this.flushing) return;
     this.flushing = true;
     try {
       while (this.texts.length > 0) {
         if (!this.terminal) this.events.beforeFlush();
-        const batch: RelayBatch = Object.freeze({ first: this.first, last: this.last, terminal: this.terminal, text: this.texts.length === 1 ? (this.texts[0] as string) : this.texts.join('') });
-        this.texts = [];
-        this.bytes = 0;
-        this.terminal = false;
+        const batch = this.cut();
         if (!(await this.append(batch))) return;
         if (batch.terminal) {
           this.events.ended(batch.last);
@@ -137,12 +155,12 @@ export class BatchWriter implements EncodedEventSink {
           return false;
         }
         if (RelayError.isInstance(error) && error.kind === 'too-large' && !batch.terminal) {
-          // The store's own bound: end the log with relay_too_large in place of this batch.
-          this.sealed = false;
-          this.texts = [];
-          this.total = Infinity;
-          this.event(batch.first, '', false);
-          return this.flushing;
+          // The store's own bound: the log ends with relay_too_large in place of this batch.
+          this.texts = [this.events.tooLargeEvent(batch.first)];
+          this.first = batch.first;
+          this.terminal = true;
+          this.sealed = true;
+          return true;
         }
         if (Date.now() >= giveUpAt) {
           this.seal();
