@@ -36,9 +36,12 @@ const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout
  * event never waits and never does I/O: the store is only awaited here, outside every callback.
  */
 export class BatchWriter implements EncodedEventSink {
-  /** The events taken and not yet cut into a batch, from sequence `first` on. */
+  /** The events taken and not yet cut into a batch: `texts` from `head` on, from sequence `first` on. */
   private texts: string[] = [];
+  private head = 0;
   private first = 0;
+  /** A flush is due at once (a microtask is queued). */
+  private due = false;
   /** The last of `texts` is the terminal event. */
   private terminal = false;
   /** How many events and how much text wait in `texts`. */
@@ -68,15 +71,17 @@ export class BatchWriter implements EncodedEventSink {
       text = this.events.tooLargeEvent(sequence);
       terminal = true;
     }
-    if (this.texts.length === 0) this.first = sequence;
-    this.texts.push(text);
+    const texts = this.texts;
+    if (texts.length === this.head) this.first = sequence;
+    texts.push(text);
     this.bytes += text.length;
     this.total += text.length;
     if (terminal) {
       this.terminal = true;
       this.sealed = true;
     }
-    if (terminal || this.texts.length >= this.limits.flushCount || this.bytes >= this.limits.flushBytes) this.flushSoon(0);
+    if (this.due) return;
+    if (terminal || texts.length - this.head >= this.limits.flushCount || this.bytes >= this.limits.flushBytes) this.flushSoon(0);
     else if (this.timer === null) this.flushSoon(this.limits.flushMs);
   }
 
@@ -84,6 +89,7 @@ export class BatchWriter implements EncodedEventSink {
   seal(): void {
     this.sealed = true;
     this.texts = [];
+    this.head = 0;
     this.bytes = 0;
     if (this.timer !== null) clearTimeout(this.timer);
     this.timer = null;
@@ -99,27 +105,48 @@ export class BatchWriter implements EncodedEventSink {
     }
     if (this.timer !== null) clearTimeout(this.timer);
     this.timer = null;
+    this.due = true;
     // A microtask, not a timer: the terminal and a full batch go out at once, yet after the
     // callback that made them has returned (the relay never works inside a callback).
-    queueMicrotask(() => void this.flush());
+    queueMicrotask(() => {
+      this.due = false;
+      void this.flush();
+    });
+  }
+
+  /** How many events wait to be cut. */
+  private get waiting(): number {
+    return this.texts.length - this.head;
   }
 
   /** The next batch: at most `flushCount` events and (beyond its first event) `flushBytes` of text. */
   private cut(): RelayBatch {
     const texts = this.texts;
+    const head = this.head;
+    const waiting = texts.length - head;
     let count = 0;
     let size = 0;
-    while (count < texts.length && count < this.limits.flushCount && (count === 0 || size + (texts[count] as string).length <= this.limits.flushBytes)) {
-      size += (texts[count] as string).length;
+    while (count < waiting && count < this.limits.flushCount && (count === 0 || size + (texts[head + count] as string).length <= this.limits.flushBytes)) {
+      size += (texts[head + count] as string).length;
       count++;
     }
-    const all = count === texts.length;
-    const text = count === 1 ? (texts[0] as string) : texts.slice(0, count).join('');
+    const all = count === waiting;
+    const text = count === 1 ? (texts[head] as string) : texts.slice(head, head + count).join('');
     const batch: RelayBatch = Object.freeze({ first: this.first, last: this.first + count - 1, terminal: all && this.terminal, text });
-    this.texts = all ? [] : texts.slice(count);
+    if (all) {
+      this.texts = [];
+      this.head = 0;
+      this.terminal = false;
+    } else {
+      this.head = head + count;
+      // Let go of the cut texts now and then (never per cut: that would copy the queue each time).
+      if (this.head >= 4096 && this.head * 2 >= texts.length) {
+        this.texts = texts.slice(this.head);
+        this.head = 0;
+      }
+    }
     this.first += count;
     this.bytes -= size;
-    if (all) this.terminal = false;
     return batch;
   }
 
@@ -127,7 +154,7 @@ export class BatchWriter implements EncodedEventSink {
     if (this.flushing) return;
     this.flushing = true;
     try {
-      while (this.texts.length > 0) {
+      while (this.waiting > 0) {
         if (!this.terminal) this.events.beforeFlush();
         const batch = this.cut();
         if (!(await this.append(batch))) return;
@@ -157,6 +184,7 @@ export class BatchWriter implements EncodedEventSink {
         if (RelayError.isInstance(error) && error.kind === 'too-large' && !batch.terminal) {
           // The store's own bound: the log ends with relay_too_large in place of this batch.
           this.texts = [this.events.tooLargeEvent(batch.first)];
+          this.head = 0;
           this.first = batch.first;
           this.terminal = true;
           this.sealed = true;
