@@ -31,7 +31,7 @@ export interface StreamLimits {
   /**
    * The largest frame the stream may send, in UTF-16 code units of its decoded text: one SSE event
    * (all its lines up to the blank line that ends it, comments included, line ends not counted) or
-   * one NDJSON line (before its LF). Past it the stream fails with a `malformed` StreamError naming
+   * one NDJSON line (before its LF or CRLF). Past it the stream fails with a `malformed` StreamError naming
    * the limit and this option, without buffering the frame whole; the frames before it are
    * delivered. Applies while the format is being recognised too. 64 MiB by default
    * (`DEFAULT_MAX_FRAME_BYTES`); `Infinity` for no limit.
