@@ -4,6 +4,7 @@ import { startStream, type StreamOutcome } from '../driver/consume-stream';
 import { openChunkReader, type ChunkReader } from '../transport/byte-source';
 import { describeError } from '../handler/describe-error';
 import { StreamError } from '../handler/stream-error';
+import { stringifyJson } from '../wire/stringify-json';
 import type { WireFormat } from '../wire/types';
 import { reportDecodingErrors } from './body-decoding';
 import type { SourcedValue } from './environment';
@@ -184,7 +185,8 @@ export function streamHttp(request: HttpStreamRequest, handler: StreamingChatRes
   const headers = new Headers({ 'content-type': 'application/json', accept: ACCEPT[request.format], 'user-agent': USER_AGENT });
   for (const [name, value] of Object.entries(request.headers)) headers.set(name, value);
   for (const [name, value] of Object.entries(options.headers ?? {})) headers.set(name, value);
-  const body = JSON.stringify(request.body);
+  // Replayed tool arguments may nest deeper than JSON.stringify can recurse (SPEC §11).
+  const body = stringifyJson(request.body) as string;
   const maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
   let http: HttpResponseInfo | undefined;
   const seen = (response: Response): void => {

@@ -1,6 +1,7 @@
 import { isJsonObject, parseJsonObject, type JsonObject } from '../../wire/read-json';
 import { plain } from '../kit/plain-json';
 import { arrayOf } from '../../wire/fresh-array';
+import { stringifyJson } from '../../wire/stringify-json';
 
 // Every chunk of a Chat Completions stream repeats the same envelope around its delta:
 //   {"id":"chatcmpl-…","object":"chat.completion.chunk","created":…,"model":"…",
@@ -144,9 +145,10 @@ function learn(chunk: JsonObject, data: string): Envelope | null {
   const choice: unknown = choices[0];
   if (!isJsonObject(choice) || !isJsonObject(choice.delta)) return null;
   if (!primitivesBut(chunk, 'choices') || !primitivesBut(choice, 'delta')) return null;
-  if (JSON.stringify(chunk) !== data) return null;
+  // stringifyJson: a delta may nest deeper than JSON.stringify can recurse (SPEC §11).
+  if (stringifyJson(chunk) !== data) return null;
   const at = data.indexOf('"delta":{');
-  const deltaText = JSON.stringify(choice.delta);
+  const deltaText = stringifyJson(choice.delta) as string;
   if (at === -1 || !data.startsWith(deltaText, at + 8)) return null;
   const keys = Object.keys(chunk);
   const last = keys[keys.length - 1];
