@@ -86,9 +86,12 @@ const LEARN_ATTEMPTS = 8;
 
 /** What a reader learned of a stream's envelope. */
 interface Envelope {
-  /** The chunk the envelope was learned from (its primitive fields are copied into each chunk read). */
+  /**
+   * A copy of the chunk the envelope was learned from (its primitive fields are copied into each
+   * chunk read): never the chunk itself, which its mapper may write into.
+   */
   readonly chunk: JsonObject;
-  /** Its one choice. */
+  /** A copy of its one choice. */
   readonly choice: JsonObject;
   /** The text up to the delta, `"delta":` included. */
   readonly before: string;
@@ -156,8 +159,9 @@ function learn(chunk: JsonObject, data: string): Envelope | null {
   const obfuscated = last === OBFUSCATION && typeof obfuscation === 'string';
   const afterEnd = obfuscated ? data.length - JSON.stringify(obfuscation).length - 1 : data.length;
   return {
-    chunk,
-    choice,
+    // Spread defines own keys (a `__proto__` key stays one); every field but choices / delta is a primitive.
+    chunk: { ...chunk },
+    choice: { ...choice },
     before: copied(data.slice(0, at + 8)),
     after: copied(data.slice(at + 8 + deltaText.length, afterEnd)),
     obfuscated,
