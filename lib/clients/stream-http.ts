@@ -12,7 +12,7 @@ import { discard, fetchSameOrigin } from './follow-redirects';
 import { httpResponseInfo, type HttpResponseInfo } from './http-response-info';
 import { ERROR_BODY_TIME_LIMIT_MS, htmlResponseError, httpStatusError } from './read-error-response';
 import { DEFAULT_MAX_RETRIES, isRetryableResponse, retryDelayMs, sleep } from './retry';
-import { checkHeaderValue, describeUrl, redactError, redactText, secretsOf } from './secrets';
+import { checkHeaderValue, describeUrl, redactError, redactText, secretRedaction, secretsOf } from './secrets';
 import { USER_AGENT } from './version';
 
 /** Options every provider's HTTP client takes (each client adds where the API lives: `baseURL`, or `host` for Ollama). */
@@ -169,7 +169,8 @@ const RETRY_TIME_MARGIN_MS = 50;
  * a `network` one saying so; the promise resolves with the outcome either way, carrying
  * `http` (status, headers, request id) once a response arrived. Redirects are followed only
  * within the same origin (see `fetchSameOrigin`). No error carries the API key, a credential
- * header's value or URL credentials, in its message, fields or `cause`. A URL that is not absolute
+ * header's value or URL credentials, in its message, fields or `cause` — an error built from the
+ * stream (a provider's error event) included — and no raw event does either. A URL that is not absolute
  * or has credentials, and a header value fetch would refuse, throw a `TypeError`.
  */
 export function streamHttp(request: HttpStreamRequest, handler: StreamingChatResponseHandler, options: HttpClientOptions = {}): Promise<HttpStreamOutcome> {
@@ -241,5 +242,7 @@ export function streamHttp(request: HttpStreamRequest, handler: StreamingChatRes
     idleTimeoutMs: idle === Infinity ? undefined : idle,
     timeoutMs: options.timeoutMs,
     maxFrameBytes: options.maxFrameBytes,
+    // A server may echo the key inside the stream too (an error event, any event surfaced raw).
+    redaction: secretRedaction(secrets),
   }).then((outcome) => (http === undefined ? outcome : Object.freeze({ ...outcome, http })));
 }

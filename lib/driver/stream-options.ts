@@ -79,10 +79,27 @@ export type AdapterStreamOptions = StreamLimits &
 /** Options of `consumeStream`: one of partstream's formats, or a framing and your own adapter. */
 export type ConsumeStreamOptions = ProviderStreamOptions | AdapterStreamOptions;
 
+/**
+ * How a transport that holds secrets (an HTTP client's API key and credential headers) keeps them
+ * out of what a stream reports, whatever the server sends back (SPEC §11). Called only for what is
+ * rare — the stream's error, a raw event — never per token.
+ */
+export interface SecretRedaction {
+  /** `error` itself when it shows no secret anywhere (fields, cause), else a copy of the same kind with each secret replaced. */
+  error(error: Error): Error;
+  /** `rawEvent` itself when it shows no secret, else a copy with each secret replaced. */
+  rawEvent(rawEvent: unknown): unknown;
+}
+
 /** Options of `startStream`: those of `consumeStream`, plus the mappers to use. */
 export interface StartStreamOptions extends ProviderStreamOptions {
   /** Creates the mapper once the format is known; partstream's own mappers by default. */
   readonly createMapper?: MapperFactory;
+  /**
+   * Applied to the stream's error (before `onError` and the outcome) and to every raw event
+   * (before `onUnmappedRawEvent`), so that a secret the server echoes never reaches them.
+   */
+  readonly redaction?: SecretRedaction | undefined;
 }
 
 /**
