@@ -12,7 +12,8 @@ import { discard, fetchSameOrigin } from './follow-redirects';
 import { httpResponseInfo, type HttpResponseInfo } from './http-response-info';
 import { ERROR_BODY_TIME_LIMIT_MS, htmlResponseError, httpStatusError } from './read-error-response';
 import { DEFAULT_MAX_RETRIES, isRetryableResponse, retryDelayMs, sleep } from './retry';
-import { checkHeaderValue, describeUrl, redactError, redactText, secretRedaction, secretsOf } from './secrets';
+import { checkHeaderValue, describeUrl, redactError, redactText, secretsOf } from './secrets';
+import { secretRedaction } from './stream-redaction';
 import { USER_AGENT } from './version';
 
 /** Options every provider's HTTP client takes (each client adds where the API lives: `baseURL`, or `host` for Ollama). */
