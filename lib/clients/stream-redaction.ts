@@ -85,6 +85,13 @@ function redactStreamError(error: StreamError, secrets: readonly string[], escap
   return new StreamError(error.kind, message, { status: error.status, body, code, frame, cause });
 }
 
+/** True for an SSE raw event, `{event, data}` and nothing else (an NDJSON line may hold those two keys among others). */
+function isSseEvent(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  const keys = Object.keys(value);
+  return keys.length === 2 && keys.includes('event') && keys.includes('data');
+}
+
 /**
  * How a client keeps `secrets` out of what a stream reports (see `SecretRedaction`): a stream
  * error keeps its kind, status and shape with every secret replaced by `[redacted]` in its
@@ -102,7 +109,7 @@ export function secretRedaction(secrets: readonly string[]): SecretRedaction | u
       return redacted instanceof Error ? redacted : new Error(describeError(redacted));
     },
     rawEvent(rawEvent: unknown): unknown {
-      if (typeof rawEvent === 'object' && rawEvent !== null && 'data' in rawEvent && 'event' in rawEvent) {
+      if (isSseEvent(rawEvent)) {
         // An SSE event: its name and data text (the data may spell the key with JSON escapes).
         const { event, data } = rawEvent as { event: unknown; data: unknown };
         if (typeof data === 'string' && (event === null || typeof event === 'string')) {

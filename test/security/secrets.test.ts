@@ -225,7 +225,9 @@ const RAW_WITH_KEY: Readonly<Record<WireFormat, string>> = {
   'openai-responses': `event: response.custom_notice\ndata: {"type":"response.custom_notice","note":"key ${KEY}","escaped":"${ESCAPED}"}\n\n`,
   anthropic: `event: custom_notice\ndata: {"type":"custom_notice","note":"key ${KEY}","escaped":"${ESCAPED}"}\n\n`,
   gemini: `data: {"customNotice":"key ${KEY}","escaped":"${ESCAPED}"}\n\n`,
-  ollama: `{"model":"m","created_at":"t","custom_notice":"key ${KEY}","escaped":"${ESCAPED}","done":false}\nkey ${KEY} is not JSON\n`,
+  ollama:
+    `{"model":"m","created_at":"t","custom_notice":"key ${KEY}","escaped":"${ESCAPED}","done":false}\n` +
+    `{"event":null,"data":"a line with the two keys of an SSE event","note":"key ${KEY}"}\nkey ${KEY} is not JSON\n`,
 };
 
 /** The error event alone (the last event of the stream in IN_STREAM_ERRORS). */
