@@ -4,6 +4,7 @@ import { startStream, type StreamOutcome } from '../driver/consume-stream';
 import { openChunkReader, type ChunkReader } from '../transport/byte-source';
 import { describeError } from '../handler/describe-error';
 import { StreamError } from '../handler/stream-error';
+import { stringifyJson } from '../wire/stringify-json';
 import type { WireFormat } from '../wire/types';
 import { reportDecodingErrors } from './body-decoding';
 import type { SourcedValue } from './environment';
@@ -12,6 +13,7 @@ import { httpResponseInfo, type HttpResponseInfo } from './http-response-info';
 import { ERROR_BODY_TIME_LIMIT_MS, htmlResponseError, httpStatusError } from './read-error-response';
 import { DEFAULT_MAX_RETRIES, isRetryableResponse, retryDelayMs, sleep } from './retry';
 import { checkHeaderValue, describeUrl, redactError, redactText, secretsOf } from './secrets';
+import { secretRedaction } from './stream-redaction';
 import { USER_AGENT } from './version';
 
 /** Options every provider's HTTP client takes (each client adds where the API lives: `baseURL`, or `host` for Ollama). */
@@ -168,7 +170,8 @@ const RETRY_TIME_MARGIN_MS = 50;
  * a `network` one saying so; the promise resolves with the outcome either way, carrying
  * `http` (status, headers, request id) once a response arrived. Redirects are followed only
  * within the same origin (see `fetchSameOrigin`). No error carries the API key, a credential
- * header's value or URL credentials, in its message, fields or `cause`. A URL that is not absolute
+ * header's value or URL credentials, in its message, fields or `cause` — an error built from the
+ * stream (a provider's error event) included — and no raw event does either. A URL that is not absolute
  * or has credentials, and a header value fetch would refuse, throw a `TypeError`.
  */
 export function streamHttp(request: HttpStreamRequest, handler: StreamingChatResponseHandler, options: HttpClientOptions = {}): Promise<HttpStreamOutcome> {
@@ -184,7 +187,8 @@ export function streamHttp(request: HttpStreamRequest, handler: StreamingChatRes
   const headers = new Headers({ 'content-type': 'application/json', accept: ACCEPT[request.format], 'user-agent': USER_AGENT });
   for (const [name, value] of Object.entries(request.headers)) headers.set(name, value);
   for (const [name, value] of Object.entries(options.headers ?? {})) headers.set(name, value);
-  const body = JSON.stringify(request.body);
+  // Replayed tool arguments may nest deeper than JSON.stringify can recurse (SPEC §11).
+  const body = stringifyJson(request.body) as string;
   const maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
   let http: HttpResponseInfo | undefined;
   const seen = (response: Response): void => {
@@ -239,5 +243,7 @@ export function streamHttp(request: HttpStreamRequest, handler: StreamingChatRes
     idleTimeoutMs: idle === Infinity ? undefined : idle,
     timeoutMs: options.timeoutMs,
     maxFrameBytes: options.maxFrameBytes,
+    // A server may echo the key inside the stream too (an error event, any event surfaced raw).
+    redaction: secretRedaction(secrets),
   }).then((outcome) => (http === undefined ? outcome : Object.freeze({ ...outcome, http })));
 }

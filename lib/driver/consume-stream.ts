@@ -15,6 +15,7 @@ export type {
   Framing,
   OpenStream,
   ProviderStreamOptions,
+  SecretRedaction,
   StartStreamOptions,
   StreamAdapter,
   StreamLimits,
@@ -66,5 +67,8 @@ export function startStream(open: OpenStream, handler: StreamingChatResponseHand
   if (typeof open !== 'function') throw new TypeError(`Expected open to be a function, got ${describeValue(open)}`);
   checkOptions(options);
   const decoder = providerDecoder(options.format, options.createMapper, options.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES);
-  return new StreamRun(handler, options, decoder).run(open);
+  if (options.redaction !== undefined && (typeof options.redaction !== 'object' || options.redaction === null)) {
+    throw new TypeError(`Expected redaction to be an object with error and rawEvent methods, got ${describeValue(options.redaction)}`);
+  }
+  return new StreamRun(handler, options, decoder, options.redaction ?? null).run(open);
 }

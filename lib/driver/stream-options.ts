@@ -31,7 +31,7 @@ export interface StreamLimits {
   /**
    * The largest frame the stream may send, in UTF-16 code units of its decoded text: one SSE event
    * (all its lines up to the blank line that ends it, comments included, line ends not counted) or
-   * one NDJSON line (before its LF). Past it the stream fails with a `malformed` StreamError naming
+   * one NDJSON line (before its LF or CRLF). Past it the stream fails with a `malformed` StreamError naming
    * the limit and this option, without buffering the frame whole; the frames before it are
    * delivered. Applies while the format is being recognised too. 64 MiB by default
    * (`DEFAULT_MAX_FRAME_BYTES`); `Infinity` for no limit.
@@ -79,10 +79,27 @@ export type AdapterStreamOptions = StreamLimits &
 /** Options of `consumeStream`: one of partstream's formats, or a framing and your own adapter. */
 export type ConsumeStreamOptions = ProviderStreamOptions | AdapterStreamOptions;
 
+/**
+ * How a transport that holds secrets (an HTTP client's API key and credential headers) keeps them
+ * out of what a stream reports, whatever the server sends back (SPEC §11). Called only for what is
+ * rare — the stream's error, a raw event — never per token.
+ */
+export interface SecretRedaction {
+  /** `error` itself when it shows no secret anywhere (fields, cause), else a copy of the same kind with each secret replaced. */
+  error(error: Error): Error;
+  /** `rawEvent` itself when it shows no secret, else a copy with each secret replaced. */
+  rawEvent(rawEvent: unknown): unknown;
+}
+
 /** Options of `startStream`: those of `consumeStream`, plus the mappers to use. */
 export interface StartStreamOptions extends ProviderStreamOptions {
   /** Creates the mapper once the format is known; partstream's own mappers by default. */
   readonly createMapper?: MapperFactory;
+  /**
+   * Applied to the stream's error (before `onError` and the outcome) and to every raw event
+   * (before `onUnmappedRawEvent`), so that a secret the server echoes never reaches them.
+   */
+  readonly redaction?: SecretRedaction | undefined;
 }
 
 /**
