@@ -75,7 +75,7 @@ async function main(): Promise<void> {
 
     console.log('2. an HTTP error status');
     // A 429 is retried twice by default (maxRetries); here retries are off to show the error at once.
-    const failed = await streamOpenAIChat(request, printer, { baseURL: `${origin}/overloaded`, maxRetries: 0 });
+    const failed = await streamOpenAIChat(request, printer, { baseURL: `${origin}/overloaded`, apiKey: 'sk-local-example', maxRetries: 0 });
     console.log(`   outcome: ${failed.status}`);
 
     console.log('3. a Response you fetched yourself');

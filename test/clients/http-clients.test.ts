@@ -11,8 +11,9 @@ import { trackedSource } from '../support/chunk-sources';
 import { STREAM_CONTENT_TYPE, streamWithClient } from '../support/http-clients';
 import { startLoopbackServer, type LoopbackServer, type Reply } from '../support/loopback-server';
 import { recordingHandler, type Recorded, type RecordingHandler } from '../support/recording-handler';
+import { expectRejection } from '../support/rejection';
 import { TRANSCRIPTS, WIRE_FORMATS } from '../support/transcripts';
-import { withoutClientEnv } from './support/client-env';
+import { TEST_ENV_KEYS, withoutClientEnv } from './support/client-env';
 
 /** Deterministic chunk sizes 1 … max from a seed (a small linear congruential generator). */
 function seededSizes(seed: number, max: number): (chunk: number) => number {
@@ -50,7 +51,7 @@ async function overHttp(
 }
 
 describe('HTTP clients over a loopback socket', () => {
-  withoutClientEnv();
+  withoutClientEnv(TEST_ENV_KEYS);
 
   describe('requests', () => {
     const expectations: [WireFormat, string, Record<string, string>, (body: Record<string, unknown>) => unknown][] = [
@@ -99,7 +100,7 @@ describe('HTTP clients over a loopback socket', () => {
       try {
         await streamAnthropic({ model: 'm', max_tokens: 1, messages: [] }, recordingHandler(), { baseUrl: loopback.url, headers: { 'Anthropic-Version': '2024-01-01' } });
         expect(loopback.requests[0]?.headers['anthropic-version']).to.equal('2024-01-01');
-        expect(loopback.requests[0]?.headers).to.not.have.property('x-api-key');
+        expect(loopback.requests[0]?.headers['x-api-key']).to.equal(TEST_ENV_KEYS.ANTHROPIC_API_KEY);
       } finally {
         await loopback.close();
       }
@@ -288,9 +289,9 @@ describe('HTTP clients over a loopback socket', () => {
       expect(seen).to.deep.equal([{ url: 'https://api.openai.com/v1/chat/completions', method: 'POST', auth: 'Bearer k' }]);
     });
 
-    it('throws a TypeError at once for a request without a model or a bad option', () => {
-      expect(() => streamGemini({ contents: [] } as never, recordingHandler())).to.throw(TypeError, 'Expected a Gemini request with a model name, got an object');
-      expect(() => streamOllama({ model: 'm', messages: [] }, recordingHandler(), { baseUrl: 42 as never })).to.throw(TypeError, 'Expected baseUrl to be a string, got number 42');
+    it('rejects with a TypeError for a request without a model or a bad option', async () => {
+      await expectRejection(() => streamGemini({ contents: [] } as never, recordingHandler()), TypeError, 'Expected a Gemini request with a model name, got an object');
+      await expectRejection(() => streamOllama({ model: 'm', messages: [] }, recordingHandler(), { baseUrl: 42 as never }), TypeError, 'Expected baseUrl to be a string, got number 42');
     });
   });
 });
