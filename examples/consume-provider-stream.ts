@@ -69,7 +69,7 @@ async function main(): Promise<void> {
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   try {
     console.log('1. the HTTP client');
-    const request = { model: 'local-model', messages: [{ role: 'user', content: 'When is high tide in Brest?' }] };
+    const request = { model: 'local-model', messages: [{ role: 'user' as const, content: 'When is high tide in Brest?' }] };
     const outcome = await streamOpenAIChat(request, printer, { baseURL: `${origin}/v1`, apiKey: 'sk-local-example' });
     console.log(`   outcome: ${outcome.status}`);
 

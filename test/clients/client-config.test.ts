@@ -48,7 +48,7 @@ async function send(format: WireFormat, options: AnyOptions = {}, handler: Strea
 }
 
 function call(format: WireFormat, options: AnyOptions, handler: StreamingChatResponseHandler): Promise<HttpStreamOutcome> {
-  const messages = [{ role: 'user', content: 'Hi' }];
+  const messages = [{ role: 'user' as const, content: 'Hi' }];
   switch (format) {
     case 'openai-chat':
       return streamOpenAIChat({ model: 'gpt-test', messages }, handler, options);

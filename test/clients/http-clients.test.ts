@@ -71,7 +71,7 @@ describe('HTTP clients over a loopback socket', () => {
     it('gemini: accepts the model with its "models/" prefix and posts to the same path', async () => {
       const loopback = await startLoopbackServer({ body: TRANSCRIPTS.gemini, headers: { 'content-type': STREAM_CONTENT_TYPE.gemini } });
       try {
-        const request = { model: 'models/gemini-test', contents: [{ role: 'user', parts: [{ text: 'Hi' }] }] };
+        const request = { model: 'models/gemini-test', contents: [{ role: 'user' as const, parts: [{ text: 'Hi' }] }] };
         const result = await streamGemini(request, recordingHandler(), { baseUrl: `${loopback.url}/v1/`, apiKey: 'test-key' });
         expect(result.status).to.equal('completed');
         expect(loopback.requests[0]?.url).to.equal('/v1/models/gemini-test:streamGenerateContent?alt=sse');

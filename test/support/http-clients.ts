@@ -31,7 +31,7 @@ export const TEST_API_KEY = 'sk-test-key-0000';
  * checks retrying). The key is `TEST_API_KEY` unless `apiKey` is given.
  */
 export function streamWithClient(format: WireFormat, handler: StreamingChatResponseHandler, given: HttpClientOptions): Promise<StreamOutcome> {
-  const messages = [{ role: 'user', content: 'Hi' }];
+  const messages = [{ role: 'user' as const, content: 'Hi' }];
   const options: HttpClientOptions = { maxRetries: 0, apiKey: TEST_API_KEY, ...given };
   switch (format) {
     case 'openai-chat':
