@@ -28,10 +28,13 @@ export interface HttpClientOptions {
   /**
    * The API key, sent the way the provider expects; when absent, the provider's environment
    * variable as its SDK reads it (`OPENAI_API_KEY`, `ANTHROPIC_API_KEY`, `GEMINI_API_KEY` then
-   * `GOOGLE_API_KEY`), and no key at all when that is unset too. It never appears in an error:
-   * one with a character a header cannot carry is refused (a `TypeError` naming the option or the
-   * variable and the position, not the key), and a server echoing it back has it replaced by
-   * `[redacted]`.
+   * `GOOGLE_API_KEY`). When neither is set the promise rejects with a `TypeError` naming them and
+   * nothing is sent, as the official SDKs refuse to — unless `headers` carry an `authorization`
+   * header or the provider's own key header, or the client is Ollama's (which needs no key). An
+   * empty string sends no key on purpose (a local server that takes none). The key never appears
+   * in an error: one with a character a header cannot carry is refused (a `TypeError` naming the
+   * option or the variable and the position, not the key), and a server echoing it back has it
+   * replaced by `[redacted]`.
    */
   readonly apiKey?: string | undefined;
   /** Extra request headers; they override the client's own (e.g. a newer `anthropic-version`, or `user-agent`). */
@@ -171,10 +174,19 @@ const RETRY_TIME_MARGIN_MS = 50;
  * `http` (status, headers, request id) once a response arrived. Redirects are followed only
  * within the same origin (see `fetchSameOrigin`). No error carries the API key, a credential
  * header's value or URL credentials, in its message, fields or `cause` — an error built from the
- * stream (a provider's error event) included — and no raw event does either. A URL that is not absolute
- * or has credentials, and a header value fetch would refuse, throw a `TypeError`.
+ * stream (a provider's error event) included — and no raw event does either. A URL that is not
+ * absolute or has credentials, a header value fetch would refuse, and options of the wrong kind
+ * reject the promise with a `TypeError` before anything is sent.
  */
 export function streamHttp(request: HttpStreamRequest, handler: StreamingChatResponseHandler, options: HttpClientOptions = {}): Promise<HttpStreamOutcome> {
+  try {
+    return sendHttpStream(request, handler, options);
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}
+
+function sendHttpStream(request: HttpStreamRequest, handler: StreamingChatResponseHandler, options: HttpClientOptions): Promise<HttpStreamOutcome> {
   const startedAt = Date.now();
   checkHttpClientOptions(options);
   checkRequestUrl(request.url, request.urlFrom ?? 'baseUrl');

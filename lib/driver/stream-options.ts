@@ -41,8 +41,8 @@ export interface StreamLimits {
 
 /** Options of `consumeStream` for a provider partstream maps itself. */
 export interface ProviderStreamOptions extends StreamLimits {
-  /** The wire format of the source, or `auto` to recognise it from the first frames. */
-  readonly format: FormatOption;
+  /** The wire format of the source, or `auto` (the default) to recognise it from the first frames. */
+  readonly format?: FormatOption | undefined;
   readonly adapter?: undefined;
 }
 
@@ -116,9 +116,12 @@ const MAX_TIMEOUT_MS = 2 ** 31 - 1;
 /** The largest frame a stream may send unless `maxFrameBytes` says otherwise (64 MiB). */
 export const DEFAULT_MAX_FRAME_BYTES = 64 * 1024 * 1024;
 
-/** Throws a `TypeError` naming the option that is of the wrong kind or out of range. */
+/**
+ * Throws a `TypeError` naming the option that is of the wrong kind or out of range (the driver's
+ * entry points turn it into a rejected promise). A `format` left out is `auto`.
+ */
 export function checkOptions(options: ConsumeStreamOptions | StartStreamOptions): void {
-  if (typeof options !== 'object' || options === null) throw new TypeError(`Expected options with a format, got ${describeValue(options)}`);
+  if (typeof options !== 'object' || options === null) throw new TypeError(`Expected options to be an object, got ${describeValue(options)}`);
   const adapter: unknown = options.adapter;
   if (adapter !== undefined) {
     if (adapter === null || (typeof adapter !== 'function' && typeof adapter !== 'object')) {
@@ -130,7 +133,7 @@ export function checkOptions(options: ConsumeStreamOptions | StartStreamOptions)
     if ('createMapper' in options && options.createMapper !== undefined) {
       throw new TypeError('Expected either adapter or createMapper, got both');
     }
-  } else if (!FORMATS.includes(options.format as string)) {
+  } else if (options.format !== undefined && !FORMATS.includes(options.format)) {
     throw new TypeError(`Expected format to be one of ${FORMATS.join(', ')}, got ${describeValue(options.format)}`);
   }
   const timeout = options.idleTimeoutMs;

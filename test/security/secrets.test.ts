@@ -12,18 +12,15 @@ import { WIRE_FORMATS } from '../support/transcripts';
 
 const KEY = 'sk-SENTINEL-7f3a9c';
 
-/** How a failure surfaced: thrown at the call, or in the outcome (with the handler's onError). */
+/** How a failure surfaced: the call's promise rejected (a usage error), or in the outcome (with the handler's onError). */
 type Provoked = { readonly thrown: unknown } | { readonly outcome: StreamOutcome; readonly reported: readonly Error[] };
 
-async function provoke(format: WireFormat, options: HttpClientOptions): Promise<Provoked> {
+function provoke(format: WireFormat, options: HttpClientOptions): Promise<Provoked> {
   const handler = recordingHandler();
-  let pending: Promise<StreamOutcome>;
-  try {
-    pending = streamWithClient(format, handler, options);
-  } catch (thrown) {
-    return { thrown };
-  }
-  return { outcome: await pending, reported: handler.errors };
+  return streamWithClient(format, handler, options).then(
+    (outcome): Provoked => ({ outcome, reported: handler.errors }),
+    (thrown: unknown): Provoked => ({ thrown }),
+  );
 }
 
 /** Every view of an error the brief names: message, String, JSON (of it and of its spread), util.inspect with causes. */
