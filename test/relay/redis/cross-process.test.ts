@@ -52,7 +52,7 @@ function failure(outcome: StreamOutcome): { kind?: string; code?: string; messag
   expect(outcome.status).to.equal('failed');
   const failed = outcome as Extract<StreamOutcome, { status: 'failed' }>;
   const error = failed.error as Error & { kind?: string; code?: string };
-  return { kind: error.kind, code: error.code, message: error.message, text: failed.partial.aiMessage.text };
+  return { kind: error.kind, code: error.code, message: error.message, text: failed.partial.aiMessage.text ?? '' };
 }
 
 describe('relay across processes through Redis', function () {
