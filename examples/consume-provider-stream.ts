@@ -69,13 +69,13 @@ async function main(): Promise<void> {
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   try {
     console.log('1. the HTTP client');
-    const request = { model: 'local-model', messages: [{ role: 'user', content: 'When is high tide in Brest?' }] };
+    const request = { model: 'local-model', messages: [{ role: 'user' as const, content: 'When is high tide in Brest?' }] };
     const outcome = await streamOpenAIChat(request, printer, { baseURL: `${origin}/v1`, apiKey: 'sk-local-example' });
     console.log(`   outcome: ${outcome.status}`);
 
     console.log('2. an HTTP error status');
     // A 429 is retried twice by default (maxRetries); here retries are off to show the error at once.
-    const failed = await streamOpenAIChat(request, printer, { baseURL: `${origin}/overloaded`, maxRetries: 0 });
+    const failed = await streamOpenAIChat(request, printer, { baseURL: `${origin}/overloaded`, apiKey: 'sk-local-example', maxRetries: 0 });
     console.log(`   outcome: ${failed.status}`);
 
     console.log('3. a Response you fetched yourself');

@@ -85,30 +85,34 @@ export { REFUSAL_ATTRIBUTE } from './providers/openai-chat/openai-chat-mapper';
 // HTTP clients
 export type { HttpClientOptions, HttpStreamOutcome } from './clients/stream-http';
 export type { HttpResponseInfo } from './clients/http-response-info';
-export type { ExtraBody, JsonSchema, BuiltInTool } from './clients/request-types';
+export type { ExtraBody, JsonSchema, BuiltInTool, TypedBlock, WithOtherFields } from './clients/request-types';
 export { DEFAULT_MAX_RETRIES } from './clients/retry';
 export { PARTSTREAM_VERSION } from './clients/version';
 export type {
   OpenAIChatRequest, OpenAIChatTool, OpenAIChatToolChoice, OpenAIFunctionDefinition, OpenAIReasoningEffort, OpenAIResponseFormat, OpenAIServiceTier,
+  OpenAIChatRequestMessage, OpenAIChatRole, OpenAIChatContentPartType,
 } from './clients/openai-chat-request';
 export type { OpenAIClientOptions } from './clients/http-clients';
 export { streamOpenAIChat } from './clients/http-clients';
 export { OPENAI_BASE_URL } from './clients/client-table';
 export type { OpenAIResponsesRequest, OpenAIResponsesTool, OpenAIResponsesFunctionTool, OpenAIResponsesTextFormat } from './clients/openai-responses-request';
+export type { OpenAIResponsesRequestItem, OpenAIResponsesItemType, OpenAIResponsesContentType } from './clients/openai-responses-request';
 export { streamOpenAIResponses } from './clients/http-clients';
 export type {
   AnthropicRequest, AnthropicTool, AnthropicCustomTool, AnthropicToolChoice, AnthropicThinkingConfig, AnthropicSystemBlock, AnthropicCacheControl,
+  AnthropicRequestMessage, AnthropicRequestBlock, AnthropicContentBlockType,
 } from './clients/anthropic-request';
 export type { AnthropicClientOptions } from './clients/http-clients';
 export { streamAnthropic } from './clients/http-clients';
 export { ANTHROPIC_BASE_URL } from './clients/client-table';
 export type {
   GeminiRequest, GeminiTool, GeminiFunctionDeclaration, GeminiGenerationConfig, GeminiThinkingConfig, GeminiSafetySetting,
+  GeminiRequestContent, GeminiRequestPart,
 } from './clients/gemini-request';
 export type { GeminiClientOptions } from './clients/http-clients';
 export { streamGemini } from './clients/http-clients';
 export { GEMINI_BASE_URL } from './clients/client-table';
-export type { OllamaRequest, OllamaModelOptions, OllamaTool } from './clients/ollama-request';
+export type { OllamaRequest, OllamaModelOptions, OllamaTool, OllamaRequestMessage } from './clients/ollama-request';
 export type { OllamaClientOptions } from './clients/http-clients';
 export { streamOllama } from './clients/http-clients';
 export { OLLAMA_HOST } from './clients/client-table';

@@ -1,4 +1,5 @@
 import type { ChatResponse, TokenUsage } from '../handler/types';
+import { isIncompleteToolCall } from '../parts/incomplete-tool-call';
 import type { MessagePart, OpaquePayload } from '../parts/types';
 import { escapeControlLine } from './escape-control';
 import { oneLine, truncate } from './one-line';
@@ -9,7 +10,7 @@ const REFUSAL_SHOWN = 1000;
 
 /**
  * Describes a response in short lines for the human view: its parts in order (one line each,
- * cut to `width`), usage (with the cache and reasoning counts the provider reported), finish
+ * cut to `width`; a tool call cut off before it completed is marked `INCOMPLETE (cut off)`), usage (with the cache and reasoning counts the provider reported), finish
  * reason, the `refusal` if one is given (its text, or that none came), id and model. Each line
  * has its control and bidi characters escaped
  * (`escapeControlLine`), so none of it can drive a terminal.
@@ -43,7 +44,9 @@ function describePart(part: MessagePart, width: number): string {
     case 'tool_call': {
       const call = part.toolCall;
       const id = call.id === null ? '' : ` ${call.id}`;
-      return `${call.name ?? '(no name)'}${id} ${oneLine((call.arguments ?? '').slice(0, width))}`;
+      // First, so that the cut to the width never hides it: this call is no request to execute.
+      const cut = isIncompleteToolCall(part) ? 'INCOMPLETE (cut off) ' : '';
+      return `${cut}${call.name ?? '(no name)'}${id} ${oneLine((call.arguments ?? '').slice(0, width))}`;
     }
     case 'tool_result':
       return `${part.name ?? '(no name)'} ${part.id ?? ''} ${part.isError ? 'error, ' : ''}${part.content.length} part(s)`;

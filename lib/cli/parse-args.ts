@@ -22,8 +22,8 @@ export type RawView = 'none' | 'short' | 'full';
 /** The accepted `--raw` values, in the order the usage text lists them. */
 export const RAW_VIEWS: readonly RawView[] = Object.freeze(['none', 'short', 'full']);
 
-/** The options `replay` knows, as the unknown-option message lists them. */
-const REPLAY_OPTIONS: readonly string[] = ['--format', '--json', '--raw'];
+/** Every option the command line knows, as the unknown-option message lists them (the usage text's Options). */
+export const CLI_OPTIONS: readonly string[] = Object.freeze(['--format', '--json', '--raw', '--pace', '-v', '--version', '-h', '--help']);
 
 /** A parsed command line: what to run, or why the arguments were refused. */
 export type CliCommand =
@@ -47,6 +47,12 @@ export type CliCommand =
  * the rate at which a model streams phrase-sized deltas (the embedded recording takes under a second).
  */
 export const DEFAULT_TTY_PACE_MS = 40;
+/**
+ * The most the default terminal pace adds to a whole replay, in milliseconds: a long recording
+ * speeds up rather than taking 40 ms a delta (a 300-delta capture would take 12 s). An explicit
+ * `--pace` is kept as given.
+ */
+export const TTY_PACE_BUDGET_MS = 2_000;
 /** The largest `--pace` accepted, in milliseconds: a larger one would look like a hang. */
 export const MAX_PACE_MS = 10_000;
 
@@ -66,7 +72,7 @@ export const USAGE = [
   `  --raw RAW        ${RAW_VIEWS.join(' | ')} (default: short): how the human view shows raw events:`,
   '                   hidden (counted in the summary), one line each cut to the width, or each whole',
   `  --pace MS        wait MS milliseconds before each streamed delta (0 to ${MAX_PACE_MS}; default:`,
-  `                   ${DEFAULT_TTY_PACE_MS} on a terminal, 0 when piped or with --json)`,
+  `                   ${DEFAULT_TTY_PACE_MS} on a terminal, adding ${TTY_PACE_BUDGET_MS / 1000} s at most in all; 0 when piped or with --json)`,
   '  -v, --version    print the version',
   '  -h, --help       show this help',
   '',
@@ -118,7 +124,7 @@ export function parseArgs(argv: readonly string[]): CliCommand {
         return usageError(`--pace needs a whole number of milliseconds from 0 to ${MAX_PACE_MS}, got ${value === undefined ? 'nothing' : JSON.stringify(value)}`);
       }
     } else if (!optionsEnded && arg.startsWith('-') && arg !== '-') {
-      return usageError(`unknown option ${JSON.stringify(arg)}: expected one of ${REPLAY_OPTIONS.join(', ')}`);
+      return usageError(`unknown option ${JSON.stringify(arg)}: expected one of ${CLI_OPTIONS.join(', ')}`);
     } else if (file === null) {
       file = arg;
     } else {

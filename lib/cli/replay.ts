@@ -9,7 +9,7 @@ import { escapeControlLine } from './escape-control';
 import { formatHint, StreamHead } from './format-hint';
 import { oneLine } from './one-line';
 import { PacedHandler } from './paced-handler';
-import { DEFAULT_TTY_PACE_MS, type CliCommand } from './parse-args';
+import { DEFAULT_TTY_PACE_MS, TTY_PACE_BUDGET_MS, type CliCommand } from './parse-args';
 import { COLOUR_STYLE, PLAIN_STYLE, useColour } from './text-style';
 
 /** Somewhere the command writes text: standard output or standard error. */
@@ -79,8 +79,10 @@ export async function replay(command: ReplayCommand, io: CliIo): Promise<number>
     : new HumanView({ write, writeError, style: colour ? COLOUR_STYLE : PLAIN_STYLE, width, raw: command.raw, errorHint: hint });
   const view: StreamingChatResponseHandler = human ?? new JsonView(write);
   const paceMs = replayPaceMs(command, io);
-  // Unpaced, the view is the handler itself: nothing extra per callback.
-  const handler = paceMs > 0 ? new PacedHandler(view, paceMs, io.signal) : view;
+  // Unpaced, the view is the handler itself: nothing extra per callback. The terminal's default
+  // pace adds a bounded time in all; a pace the user asked for is kept.
+  const budgetMs = command.pace === undefined ? TTY_PACE_BUDGET_MS : Infinity;
+  const handler = paceMs > 0 ? new PacedHandler(view, paceMs, io.signal, budgetMs) : view;
   const format = command.file === null && command.format === 'auto' ? 'anthropic' : command.format;
   if (human !== null) {
     const what = command.file === null ? 'the embedded recording' : command.file === '-' ? 'standard input' : command.file;
@@ -114,8 +116,9 @@ export async function replay(command: ReplayCommand, io: CliIo): Promise<number>
 
 /**
  * Milliseconds to wait before each streamed delta: `--pace` when given; otherwise
- * `io.ttyPaceMs` (default `DEFAULT_TTY_PACE_MS`) for the human view on a terminal, and 0 when the
- * output is piped or `--json`, so scripts and pipes never wait.
+ * `io.ttyPaceMs` (default `DEFAULT_TTY_PACE_MS`) for the human view on a terminal — adding
+ * `TTY_PACE_BUDGET_MS` at most to the whole replay — and 0 when the output is piped or `--json`,
+ * so scripts and pipes never wait.
  */
 export function replayPaceMs(command: ReplayCommand, io: Pick<CliIo, 'stdout' | 'ttyPaceMs'>): number {
   if (command.pace !== undefined) return command.pace;

@@ -1,4 +1,5 @@
-import type { BuiltInTool, ExtraBody, JsonSchema } from './request-types';
+import type { AnthropicAssistantBlockParam, AnthropicMessageParam, AnthropicUserBlockParam } from '../replay/anthropic-message-param';
+import type { BuiltInTool, ExtraBody, JsonSchema, TypedBlock } from './request-types';
 
 /** Marks a prompt-cache breakpoint. */
 export interface AnthropicCacheControl {
@@ -40,15 +41,34 @@ export interface AnthropicSystemBlock {
   readonly citations?: readonly object[] | null | undefined;
 }
 
+/** The content block types of a Messages API message. */
+export type AnthropicContentBlockType =
+  | 'text' | 'image' | 'document' | 'search_result' | 'thinking' | 'redacted_thinking' | 'tool_use' | 'tool_result' | 'server_tool_use'
+  | 'web_search_tool_result' | 'web_fetch_tool_result' | 'code_execution_tool_result' | 'bash_code_execution_tool_result'
+  | 'text_editor_code_execution_tool_result' | 'tool_search_tool_result' | 'container_upload' | 'mcp_tool_use' | 'mcp_tool_result';
+
+/** A content block as the Messages API takes it: one `toAnthropicMessages` builds, or any block of one of the API's types. */
+export type AnthropicRequestBlock = AnthropicUserBlockParam | AnthropicAssistantBlockParam | TypedBlock<AnthropicContentBlockType>;
+
+/**
+ * A Messages API message as the API takes it (`MessageParam`): what `toAnthropicMessages` builds,
+ * a user or assistant turn whose content is a string or blocks of the API's types, or a system
+ * message (its text blocks). A misspelt role or block type is a compile error.
+ */
+export type AnthropicRequestMessage =
+  | AnthropicMessageParam
+  | { readonly role: 'user' | 'assistant'; readonly content: string | readonly AnthropicRequestBlock[] }
+  | { readonly role: 'system'; readonly content: string | readonly AnthropicSystemBlock[] };
+
 /**
  * An Anthropic Messages request body, as the API documents it; `stream` is the client's (always
- * true). Messages are the API's `{role, content}` objects. A misspelt or mistyped field is a
+ * true). Messages are the API's `{role, content}` objects (`AnthropicRequestMessage`). A misspelt or mistyped field is a
  * compile error; a field these types do not know (a beta's) goes in `extraBody`.
  */
 export interface AnthropicRequest {
   readonly model: string;
   readonly max_tokens: number;
-  readonly messages: readonly object[];
+  readonly messages: readonly AnthropicRequestMessage[];
   readonly system?: string | readonly AnthropicSystemBlock[] | undefined;
   readonly cache_control?: AnthropicCacheControl | null | undefined;
   readonly container?: string | null | undefined;

@@ -1,4 +1,5 @@
 import type { ExtraBody, JsonSchema } from './request-types';
+import type { GeminiPartParam } from '../replay/gemini-content-param';
 
 /** A function the model may call. */
 export interface GeminiFunctionDeclaration {
@@ -63,14 +64,49 @@ export interface GeminiSafetySetting {
 }
 
 /**
+ * A Gemini `Part` as the API takes it: one `toGeminiContents` builds, or any part of the API's
+ * fields (one data field each: `text`, `inlineData`, `functionCall`, `executableCode` …). A
+ * misspelt field is a compile error.
+ */
+export type GeminiRequestPart =
+  | GeminiPartParam
+  | {
+      readonly text?: string | undefined;
+      readonly thought?: boolean | undefined;
+      readonly thoughtSignature?: string | undefined;
+      readonly inlineData?: object | undefined;
+      readonly fileData?: object | undefined;
+      readonly functionCall?: object | undefined;
+      readonly functionResponse?: object | undefined;
+      readonly executableCode?: object | undefined;
+      readonly codeExecutionResult?: object | undefined;
+      readonly toolCall?: object | undefined;
+      readonly toolResponse?: object | undefined;
+      readonly videoMetadata?: object | undefined;
+      readonly mediaResolution?: object | undefined;
+      readonly partMetadata?: Readonly<Record<string, unknown>> | undefined;
+    };
+
+/**
+ * A Gemini `Content` as the API takes it: a `user` or `model` turn (the API's only roles; `user`
+ * when left out) and its parts. A misspelt role or part field is a compile error. (Google's SDK
+ * types `role` as any string: a `Content` typed so needs narrowing to pass.)
+ */
+export interface GeminiRequestContent {
+  readonly role?: 'user' | 'model' | undefined;
+  readonly parts?: readonly GeminiRequestPart[] | undefined;
+}
+
+/**
  * A Gemini `generateContent` request: the `model` (`gemini-2.5-flash` or `models/gemini-2.5-flash`)
- * plus the body fields as the API documents them. Contents are the API's `{role, parts}` objects.
+ * plus the body fields as the API documents them. Contents are the API's `{role, parts}` objects (`GeminiRequestContent`).
  * A misspelt or mistyped field is a compile error; a field these types do not know goes in `extraBody`.
  */
 export interface GeminiRequest {
   readonly model: string;
-  readonly contents: readonly object[];
-  readonly systemInstruction?: object | undefined;
+  readonly contents: readonly GeminiRequestContent[];
+  /** The system prompt: a content whose role is ignored (its parts' text). */
+  readonly systemInstruction?: GeminiRequestContent | undefined;
   readonly tools?: readonly GeminiTool[] | undefined;
   readonly toolConfig?: {
     readonly functionCallingConfig?: { readonly mode?: 'MODE_UNSPECIFIED' | 'AUTO' | 'ANY' | 'NONE' | 'VALIDATED' | undefined; readonly allowedFunctionNames?: readonly string[] | undefined } | undefined;

@@ -50,9 +50,9 @@ export interface OllamaClientOptions extends HttpClientOptions {
 /**
  * Streams a chat completion from OpenAI or a compatible server: POST `{baseURL}/chat/completions`
  * with `stream: true` and `stream_options.include_usage` (so the final message carries usage),
- * `Authorization: Bearer` with the key (`apiKey`, else `OPENAI_API_KEY`; none when neither is
- * set). Resolves with the outcome (`http` on it once a response arrived); see `streamHttp` for
- * retries, errors and cancel.
+ * `Authorization: Bearer` with the key (`apiKey`, else `OPENAI_API_KEY`; a rejected `TypeError`
+ * when neither is set, see `HttpClientOptions.apiKey`). Resolves with the outcome (`http` on it
+ * once a response arrived); see `streamHttp` for retries, errors and cancel.
  */
 export function streamOpenAIChat(request: OpenAIChatRequest, handler: StreamingChatResponseHandler, options: OpenAIClientOptions = {}): Promise<HttpStreamOutcome> {
   return streamClient(CLIENTS.openAIChat, request, handler, options);
@@ -61,7 +61,7 @@ export function streamOpenAIChat(request: OpenAIChatRequest, handler: StreamingC
 /**
  * Streams a response from the OpenAI Responses API (or a compatible server): POST
  * `{baseURL}/responses` with `stream: true`, `Authorization: Bearer` with the key (`apiKey`, else
- * `OPENAI_API_KEY`; none when neither is set); `baseURL` as for `streamOpenAIChat`. Resolves with
+ * `OPENAI_API_KEY`; a rejected `TypeError` when neither is set); `baseURL` as for `streamOpenAIChat`. Resolves with
  * the outcome (`http` on it once a response arrived); see `streamHttp` for retries, errors and cancel.
  */
 export function streamOpenAIResponses(request: OpenAIResponsesRequest, handler: StreamingChatResponseHandler, options: OpenAIClientOptions = {}): Promise<HttpStreamOutcome> {
@@ -71,7 +71,7 @@ export function streamOpenAIResponses(request: OpenAIResponsesRequest, handler: 
 /**
  * Streams a message from the Anthropic Messages API: POST `{baseURL}/v1/messages` with
  * `stream: true`, `anthropic-version: 2023-06-01` and `x-api-key` with the key (`apiKey`, else
- * `ANTHROPIC_API_KEY`; none when neither is set). Resolves with the outcome (`http` on it once a
+ * `ANTHROPIC_API_KEY`; a rejected `TypeError` when neither is set). Resolves with the outcome (`http` on it once a
  * response arrived); see `streamHttp` for retries, errors and cancel.
  */
 export function streamAnthropic(request: AnthropicRequest, handler: StreamingChatResponseHandler, options: AnthropicClientOptions = {}): Promise<HttpStreamOutcome> {
@@ -81,7 +81,7 @@ export function streamAnthropic(request: AnthropicRequest, handler: StreamingCha
 /**
  * Streams content from Gemini: POST `{baseURL}/v1beta/models/{model}:streamGenerateContent?alt=sse`
  * (the SSE variant) with the request minus `model`, `x-goog-api-key` with the key (`apiKey`, else
- * `GEMINI_API_KEY`, else `GOOGLE_API_KEY`; none when none is set). Resolves with the outcome (`http`
+ * `GEMINI_API_KEY`, else `GOOGLE_API_KEY`; a rejected `TypeError` when none is set). Resolves with the outcome (`http`
  * on it once a response arrived); see `streamHttp` for retries, errors and cancel.
  */
 export function streamGemini(request: GeminiRequest, handler: StreamingChatResponseHandler, options: GeminiClientOptions = {}): Promise<HttpStreamOutcome> {

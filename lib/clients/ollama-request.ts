@@ -1,4 +1,5 @@
 import type { ExtraBody, JsonSchema } from './request-types';
+import type { OllamaMessageParam } from '../replay/ollama-message-param';
 
 /** Ollama's model options (its runtime parameters), as its API documents them. */
 export interface OllamaModelOptions {
@@ -42,13 +43,29 @@ export interface OllamaTool {
 }
 
 /**
+ * An Ollama `/api/chat` message as its API takes it: what `toOllamaMessages` builds, or a message
+ * of one of its roles (images as base64 text or bytes). A misspelt role or field is a compile
+ * error. (Ollama's SDK types `role` as any string: a `Message` typed so needs narrowing to pass.)
+ */
+export type OllamaRequestMessage =
+  | OllamaMessageParam
+  | {
+      readonly role: 'system' | 'user' | 'assistant' | 'tool';
+      readonly content: string;
+      readonly thinking?: string | undefined;
+      readonly images?: readonly (string | Uint8Array)[] | undefined;
+      readonly tool_calls?: readonly { readonly function: { readonly name: string; readonly arguments: Readonly<Record<string, unknown>> } }[] | undefined;
+      readonly tool_name?: string | undefined;
+    };
+
+/**
  * An Ollama `/api/chat` request body, as its API documents it; `stream` is the client's (always
- * true). Messages are Ollama's `{role, content, images?, tool_calls?, thinking?}` objects. A
+ * true). Messages are Ollama's `{role, content, images?, tool_calls?, thinking?}` objects (`OllamaRequestMessage`). A
  * misspelt or mistyped field is a compile error; a field these types do not know goes in `extraBody`.
  */
 export interface OllamaRequest {
   readonly model: string;
-  readonly messages: readonly object[];
+  readonly messages: readonly OllamaRequestMessage[];
   readonly tools?: readonly OllamaTool[] | undefined;
   /** `json`, or a JSON Schema the answer must follow. */
   readonly format?: 'json' | JsonSchema | undefined;

@@ -1,4 +1,6 @@
-import type { BuiltInTool, ExtraBody, JsonSchema } from './request-types';
+import type { JsonValue } from '../handler/types';
+import type { OpenAIChatMessageParam, OpenAIChatToolCallParam, OpenAIChatUserContentPart } from '../replay/openai-chat-message-param';
+import type { BuiltInTool, ExtraBody, JsonSchema, TypedBlock, WithOtherFields } from './request-types';
 
 /** How hard a reasoning model thinks (`reasoning_effort`, Responses `reasoning.effort`). */
 export type OpenAIReasoningEffort = 'none' | 'minimal' | 'low' | 'medium' | 'high' | 'xhigh' | 'max';
@@ -35,14 +37,40 @@ export type OpenAIResponseFormat =
   | { readonly type: 'json_object' }
   | { readonly type: 'json_schema'; readonly json_schema: { readonly name: string; readonly description?: string | undefined; readonly schema?: JsonSchema | undefined; readonly strict?: boolean | null | undefined } };
 
+/** The roles of a Chat Completions message (`function` is the API's legacy one). */
+export type OpenAIChatRole = 'developer' | 'system' | 'user' | 'assistant' | 'tool' | 'function';
+
+/** The content part types of a Chat Completions message (`refusal` in assistant messages only). */
+export type OpenAIChatContentPartType = 'text' | 'image_url' | 'input_audio' | 'file' | 'refusal';
+
+/**
+ * A Chat Completions message as the API takes it (`ChatCompletionMessageParam`): what
+ * `toOpenAIChatMessages` builds, or any message of one of the API's roles, its content a string
+ * or parts of the API's types. A misspelt role or part type is a compile error; the fields of the
+ * API's other messages (`name`, `refusal`, `audio` …) and of compatible servers pass.
+ */
+export type OpenAIChatRequestMessage =
+  | OpenAIChatMessageParam
+  | WithOtherFields<{
+      readonly role: OpenAIChatRole;
+      readonly content?: string | readonly (OpenAIChatUserContentPart | TypedBlock<OpenAIChatContentPartType>)[] | null | undefined;
+      readonly name?: string | undefined;
+      readonly tool_call_id?: string | undefined;
+      readonly tool_calls?: readonly (OpenAIChatToolCallParam | TypedBlock<'function' | 'custom'>)[] | undefined;
+      readonly refusal?: string | null | undefined;
+      readonly audio?: { readonly id: string } | null | undefined;
+      readonly function_call?: { readonly name: string; readonly arguments: string } | null | undefined;
+      readonly reasoning_details?: readonly JsonValue[] | undefined;
+    }>;
+
 /**
  * An OpenAI Chat Completions request body, as the API documents it; `stream` is the client's
- * (always true). Messages are the API's message objects (`{role, content, …}`). A misspelt or
+ * (always true). Messages are the API's message objects (`{role, content, …}`, see `OpenAIChatRequestMessage`). A misspelt or
  * mistyped field is a compile error; a field these types do not know goes in `extraBody`.
  */
 export interface OpenAIChatRequest {
   readonly model: string;
-  readonly messages: readonly object[];
+  readonly messages: readonly OpenAIChatRequestMessage[];
   readonly audio?: { readonly format: string; readonly voice: string | { readonly id: string } } | null | undefined;
   readonly frequency_penalty?: number | null | undefined;
   /** @deprecated The API's legacy form of `tool_choice`. */

@@ -1,5 +1,6 @@
+import type { OpenAIResponsesInputContent, OpenAIResponsesInputItem } from '../replay/openai-responses-input-param';
 import type { OpenAIReasoningEffort, OpenAIServiceTier } from './openai-chat-request';
-import type { BuiltInTool, ExtraBody, JsonSchema } from './request-types';
+import type { BuiltInTool, ExtraBody, JsonSchema, TypedBlock, WithOtherFields } from './request-types';
 
 /** A function the model may call, in the Responses API's flat form. */
 export interface OpenAIResponsesFunctionTool {
@@ -19,14 +20,42 @@ export type OpenAIResponsesTextFormat =
   | { readonly type: 'json_object' }
   | { readonly type: 'json_schema'; readonly name: string; readonly schema: JsonSchema; readonly description?: string | undefined; readonly strict?: boolean | null | undefined };
 
+/** The types of the Responses API's input items besides messages (`function_call`, `reasoning`, `mcp_call` …). */
+export type OpenAIResponsesItemType =
+  | 'reasoning' | 'function_call' | 'function_call_output' | 'custom_tool_call' | 'custom_tool_call_output' | 'image_generation_call'
+  | 'web_search_call' | 'file_search_call' | 'computer_call' | 'computer_call_output' | 'tool_search_call' | 'tool_search_output'
+  | 'additional_tools' | 'compaction' | 'compaction_trigger' | 'code_interpreter_call' | 'local_shell_call' | 'local_shell_call_output'
+  | 'shell_call' | 'shell_call_output' | 'apply_patch_call' | 'apply_patch_call_output' | 'mcp_list_tools' | 'mcp_approval_request'
+  | 'mcp_approval_response' | 'mcp_call' | 'item_reference' | 'program' | 'program_output';
+
+/** The content part types of a Responses message (`output_text` and `refusal` in assistant output messages). */
+export type OpenAIResponsesContentType = 'input_text' | 'input_image' | 'input_file' | 'input_audio' | 'output_text' | 'refusal';
+
+/**
+ * A Responses input item as the API takes it (`ResponseInputItem`): what
+ * `toOpenAIResponsesInput` builds; a message of one of the API's roles (its content a string or
+ * parts of the API's types); an item of one of the API's types; or a reference to a stored item
+ * by `id`. A misspelt role, item type or part type is a compile error; the items' other fields
+ * pass as the API documents them.
+ */
+export type OpenAIResponsesRequestItem =
+  | OpenAIResponsesInputItem
+  | WithOtherFields<{
+      readonly type?: 'message' | undefined;
+      readonly role: 'user' | 'assistant' | 'system' | 'developer';
+      readonly content: string | readonly (OpenAIResponsesInputContent | TypedBlock<OpenAIResponsesContentType>)[];
+    }>
+  | { readonly type?: 'item_reference' | null | undefined; readonly id: string }
+  | TypedBlock<OpenAIResponsesItemType>;
+
 /**
  * An OpenAI Responses request body, as the API documents it; `stream` is the client's (always
- * true). `input` is a string or the API's input items. A misspelt or mistyped field is a compile
+ * true). `input` is a string or the API's input items (`OpenAIResponsesRequestItem`). A misspelt or mistyped field is a compile
  * error; a field these types do not know goes in `extraBody`.
  */
 export interface OpenAIResponsesRequest {
   readonly model: string;
-  readonly input?: string | readonly object[] | undefined;
+  readonly input?: string | readonly OpenAIResponsesRequestItem[] | undefined;
   readonly instructions?: string | null | undefined;
   readonly background?: boolean | null | undefined;
   readonly conversation?: string | { readonly id: string } | null | undefined;

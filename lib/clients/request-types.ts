@@ -18,6 +18,19 @@ export interface BuiltInTool {
 }
 
 /**
+ * `T`, or `T` with fields the types do not name: a value of `T`'s shape (an official SDK's typed
+ * message) passes as it is, and an object literal may carry a field the API added since, while
+ * the fields `T` names keep their types.
+ */
+export type WithOtherFields<T> = T | (T & { readonly [field: string]: unknown });
+
+/**
+ * An object whose `type` is one of `T` (a content block, an input item), its other fields as the
+ * API documents them: a misspelt `type` is a compile error; the fields themselves are not checked.
+ */
+export type TypedBlock<T extends string> = WithOtherFields<{ readonly type: T }>;
+
+/**
  * The JSON body of a request: the typed fields, then `extraBody`'s, then the client's own
  * `fixed` fields (`stream`), so that neither a typed field nor the escape hatch can turn streaming off.
  */

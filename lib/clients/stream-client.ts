@@ -2,7 +2,8 @@ import type { StreamingChatResponseHandler } from '../handler/types';
 import { describeValue } from '../parts/describe-value';
 import type { WireFormat } from '../wire/types';
 import { resolveEndpoint, type EndpointOptions, type EndpointRule } from './client-endpoint';
-import { optionOrEnv, type ClientEnvironmentVariable } from './environment';
+import { resolveApiKey } from './api-key';
+import type { ClientEnvironmentVariable } from './environment';
 import { checkHttpClientOptions, streamHttp, type HttpStreamOutcome } from './stream-http';
 
 /** How a provider takes its API key: in this header, after this prefix (`Bearer ` or nothing). */
@@ -34,13 +35,27 @@ export interface ClientSpec<R extends { readonly model: string }> {
 }
 
 /**
- * Streams `request` to the provider `spec` describes: checks the request and options (a
- * `TypeError` for a request without a `model` string or options of the wrong kind), resolves the
+ * Streams `request` to the provider `spec` describes: checks the request and options, resolves the
  * endpoint and the API key (option, else environment, else default / none), sends the key as the
  * provider expects and drives `handler` with the response through `streamHttp` (retries, errors,
- * cancel and the outcome as it describes).
+ * cancel and the outcome as it describes). Misuse rejects the promise with a `TypeError` before
+ * anything is sent: a request without a `model` string, options of the wrong kind, and no API key
+ * for a provider that needs one (see `resolveApiKey`).
  */
 export function streamClient<R extends { readonly model: string }>(
+  spec: ClientSpec<R>,
+  request: R,
+  handler: StreamingChatResponseHandler,
+  options: EndpointOptions,
+): Promise<HttpStreamOutcome> {
+  try {
+    return sendClientRequest(spec, request, handler, options);
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}
+
+function sendClientRequest<R extends { readonly model: string }>(
   spec: ClientSpec<R>,
   request: R,
   handler: StreamingChatResponseHandler,
@@ -52,7 +67,7 @@ export function streamClient<R extends { readonly model: string }>(
   checkHttpClientOptions(options);
   const path = typeof spec.path === 'string' ? spec.path : spec.path(request);
   const endpoint = resolveEndpoint(options, spec.endpoint, path);
-  const apiKey = optionOrEnv(options.apiKey, 'apiKey', spec.apiKeyEnv);
+  const apiKey = resolveApiKey({ provider: spec.provider, env: spec.apiKeyEnv, header: spec.auth.header }, options.apiKey, options.headers);
   const headers = apiKey === undefined ? spec.headers : { ...spec.headers, [spec.auth.header]: `${spec.auth.prefix}${apiKey.value}` };
   return streamHttp(
     { format: spec.format, provider: spec.provider, url: endpoint.url, urlFrom: endpoint.from, apiKey, headers, body: spec.body(request) },

@@ -4,6 +4,7 @@ import { startStream, type StreamOutcome, type StreamRelay } from '../driver/con
 import { openChunkReader, type ChunkReader } from '../transport/byte-source';
 import { describeError } from '../handler/describe-error';
 import { StreamError } from '../handler/stream-error';
+import { stringifyJson } from '../wire/stringify-json';
 import type { WireFormat } from '../wire/types';
 import { reportDecodingErrors } from './body-decoding';
 import type { SourcedValue } from './environment';
@@ -12,6 +13,7 @@ import { httpResponseInfo, type HttpResponseInfo } from './http-response-info';
 import { ERROR_BODY_TIME_LIMIT_MS, htmlResponseError, httpStatusError } from './read-error-response';
 import { DEFAULT_MAX_RETRIES, isRetryableResponse, retryDelayMs, sleep } from './retry';
 import { checkHeaderValue, describeUrl, redactError, redactText, secretsOf } from './secrets';
+import { secretRedaction } from './stream-redaction';
 import { USER_AGENT } from './version';
 
 /** Options every provider's HTTP client takes (each client adds where the API lives: `baseURL`, or `host` for Ollama). */
@@ -26,10 +28,13 @@ export interface HttpClientOptions {
   /**
    * The API key, sent the way the provider expects; when absent, the provider's environment
    * variable as its SDK reads it (`OPENAI_API_KEY`, `ANTHROPIC_API_KEY`, `GEMINI_API_KEY` then
-   * `GOOGLE_API_KEY`), and no key at all when that is unset too. It never appears in an error:
-   * one with a character a header cannot carry is refused (a `TypeError` naming the option or the
-   * variable and the position, not the key), and a server echoing it back has it replaced by
-   * `[redacted]`.
+   * `GOOGLE_API_KEY`). When neither is set the promise rejects with a `TypeError` naming them and
+   * nothing is sent, as the official SDKs refuse to — unless `headers` carry an `authorization`
+   * header or the provider's own key header, or the client is Ollama's (which needs no key). An
+   * empty string sends no key on purpose (a local server that takes none). The key never appears
+   * in an error: one with a character a header cannot carry is refused (a `TypeError` naming the
+   * option or the variable and the position, not the key), and a server echoing it back has it
+   * replaced by `[redacted]`.
    */
   readonly apiKey?: string | undefined;
   /** Extra request headers; they override the client's own (e.g. a newer `anthropic-version`, or `user-agent`). */
@@ -173,10 +178,20 @@ const RETRY_TIME_MARGIN_MS = 50;
  * a `network` one saying so; the promise resolves with the outcome either way, carrying
  * `http` (status, headers, request id) once a response arrived. Redirects are followed only
  * within the same origin (see `fetchSameOrigin`). No error carries the API key, a credential
- * header's value or URL credentials, in its message, fields or `cause`. A URL that is not absolute
- * or has credentials, and a header value fetch would refuse, throw a `TypeError`.
+ * header's value or URL credentials, in its message, fields or `cause` — an error built from the
+ * stream (a provider's error event) included — and no raw event does either. A URL that is not
+ * absolute or has credentials, a header value fetch would refuse, and options of the wrong kind
+ * reject the promise with a `TypeError` before anything is sent.
  */
 export function streamHttp(request: HttpStreamRequest, handler: StreamingChatResponseHandler, options: HttpClientOptions = {}): Promise<HttpStreamOutcome> {
+  try {
+    return sendHttpStream(request, handler, options);
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}
+
+function sendHttpStream(request: HttpStreamRequest, handler: StreamingChatResponseHandler, options: HttpClientOptions): Promise<HttpStreamOutcome> {
   const startedAt = Date.now();
   checkHttpClientOptions(options);
   checkRequestUrl(request.url, request.urlFrom ?? 'baseUrl');
@@ -189,7 +204,8 @@ export function streamHttp(request: HttpStreamRequest, handler: StreamingChatRes
   const headers = new Headers({ 'content-type': 'application/json', accept: ACCEPT[request.format], 'user-agent': USER_AGENT });
   for (const [name, value] of Object.entries(request.headers)) headers.set(name, value);
   for (const [name, value] of Object.entries(options.headers ?? {})) headers.set(name, value);
-  const body = JSON.stringify(request.body);
+  // Replayed tool arguments may nest deeper than JSON.stringify can recurse (SPEC §11).
+  const body = stringifyJson(request.body) as string;
   const maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
   let http: HttpResponseInfo | undefined;
   const seen = (response: Response): void => {
@@ -245,5 +261,7 @@ export function streamHttp(request: HttpStreamRequest, handler: StreamingChatRes
     timeoutMs: options.timeoutMs,
     maxFrameBytes: options.maxFrameBytes,
     relay: options.relay,
+    // A server may echo the key inside the stream too (an error event, any event surfaced raw).
+    redaction: secretRedaction(secrets),
   }).then((outcome) => (http === undefined ? outcome : Object.freeze({ ...outcome, http })));
 }

@@ -17,6 +17,7 @@ export type {
   Framing,
   OpenStream,
   ProviderStreamOptions,
+  SecretRedaction,
   StartStreamOptions,
   StreamAdapter,
   StreamLimits,
@@ -48,15 +49,25 @@ export type {
  * failing source (a reset connection) is a `network` StreamError; a silent one, with
  * `idleTimeoutMs`, a `timeout`, and so is one still going at `timeoutMs`. Cancelling (the handle, or `signal`) cancels the source and
  * resolves `cancelled` with no callback after it. Misuse (a source, handler or option of the wrong
- * kind, an adapter that does not return a mapper) throws a `TypeError` at once.
+ * kind, an adapter that does not return a mapper) rejects the promise with a `TypeError` before
+ * the source is read or any callback is called; nothing is thrown synchronously, so `.catch()`
+ * sees every failure. `options` may be left out: `format` is `auto` by default.
  */
-export function consumeStream(source: StreamSource, handler: StreamingChatResponseHandler, options: ConsumeStreamOptions): Promise<StreamOutcome> {
+export function consumeStream(source: StreamSource, handler: StreamingChatResponseHandler, options: ConsumeStreamOptions = {}): Promise<StreamOutcome> {
+  try {
+    return runConsumeStream(source, handler, options);
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}
+
+function runConsumeStream(source: StreamSource, handler: StreamingChatResponseHandler, options: ConsumeStreamOptions): Promise<StreamOutcome> {
   checkOptions(options);
   const maxFrameBytes = options.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES;
   const from = options.adapter === undefined ? (options.fromSequence ?? 0) : 0;
   // A relay viewer that starts after a sequence holds back the callbacks of the events up to it.
   const gate = from > 0 ? new ReplayGate(handler, from) : null;
-  const decoder = options.adapter !== undefined ? adapterDecoder(options, maxFrameBytes) : providerDecoder(options.format, undefined, maxFrameBytes, gate);
+  const decoder = options.adapter !== undefined ? adapterDecoder(options, maxFrameBytes) : providerDecoder(options.format ?? 'auto', undefined, maxFrameBytes, gate);
   // Opened last, once nothing else can throw: a source of the wrong kind throws here, unlocked.
   const reader = openChunkReader(source);
   return new StreamRun(gate ?? handler, options, decoder).run(reader);
@@ -65,11 +76,19 @@ export function consumeStream(source: StreamSource, handler: StreamingChatRespon
 /**
  * `consumeStream` for a transport that still has to be opened (an HTTP request): the handler chain
  * exists before `open` is called, so a cancel or timeout while waiting for the response aborts it,
- * and an error `open` rejects with becomes the stream's one `onError`. Misuse throws at once.
+ * and an error `open` rejects with becomes the stream's one `onError`. Misuse rejects the promise
+ * with a `TypeError` before `open` is called; `format` is `auto` by default.
  */
-export function startStream(open: OpenStream, handler: StreamingChatResponseHandler, options: StartStreamOptions): Promise<StreamOutcome> {
-  if (typeof open !== 'function') throw new TypeError(`Expected open to be a function, got ${describeValue(open)}`);
-  checkOptions(options);
-  const decoder = providerDecoder(options.format, options.createMapper, options.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES);
-  return new StreamRun(handler, options, decoder).run(open);
+export function startStream(open: OpenStream, handler: StreamingChatResponseHandler, options: StartStreamOptions = {}): Promise<StreamOutcome> {
+  try {
+    if (typeof open !== 'function') throw new TypeError(`Expected open to be a function, got ${describeValue(open)}`);
+    checkOptions(options);
+    const decoder = providerDecoder(options.format ?? 'auto', options.createMapper, options.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES);
+    if (options.redaction !== undefined && (typeof options.redaction !== 'object' || options.redaction === null)) {
+      throw new TypeError(`Expected redaction to be an object with error and rawEvent methods, got ${describeValue(options.redaction)}`);
+    }
+    return new StreamRun(handler, options, decoder, options.redaction ?? null).run(open);
+  } catch (error) {
+    return Promise.reject(error);
+  }
 }

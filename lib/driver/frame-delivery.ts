@@ -14,7 +14,7 @@ const CONSUMED: unique symbol = Symbol('consumed');
  * The per-event step of one stream: reset the tracker, let the mapper map the event, and surface
  * the untouched event through `onUnmappedRawEvent` when no typed callback fired (or the mapper
  * called `MapperTarget.surfaceRaw`, which is `requestRaw` here: the event was only partly mapped)
- * — `{event, data}` for SSE, the parsed value for an NDJSON line (the text `null` for a `null`
+ * — a plain `{event, data}` object for SSE, the parsed value for an NDJSON line (the text `null` for a `null`
  * line: raw events are never null), the line's text for a line that is not JSON (the mapper never
  * sees it). The SSE `[DONE]` sentinel reaches the mapper, ends the reading and is never raw.
  * `map` answers true (the format's terminal event), false or nothing (`undefined`: read on); any
@@ -70,7 +70,9 @@ export class FrameDelivery {
     if (stop !== true && stop !== false && stop !== undefined) throw mapResultError(stop);
     if (isSseSentinel(sse)) return true;
     if (this.rawRequested || !tracker.wasMapped()) {
-      const raw = this.rawValue === undefined ? sse : this.takeRawValue();
+      // A raw event is a plain `{event, data}` object (SPEC §2), not the decoder's frame class:
+      // what a user logs or inspects is the event, not partstream's internals. Made only here, rarely.
+      const raw = this.rawValue === undefined ? { event: sse.event, data: sse.data } : this.takeRawValue();
       if (raw !== CONSUMED) tracker.onUnmappedRawEvent(raw);
     }
     return stop === true;

@@ -13,6 +13,7 @@ import type {
 } from '../handler/types';
 import { followResult } from './callback-result';
 import type { RunState, RunStatus } from './run-state';
+import type { SecretRedaction } from './stream-options';
 import { StreamController } from './stream-controller';
 
 /** Where a stream stands, as a `SafeHandler` saw it (its run state's status). */
@@ -49,6 +50,8 @@ const RESOLVED: Promise<void> = Promise.resolve();
  *   (or rejecting) `onCompleteResponse`. A `HandlerCallbackError` passed to `onError` is forwarded
  *   and ends nothing. A cancel drops the queued deliveries, a queued terminal one included.
  *
+ * - With a `SecretRedaction`, the stream's error and every raw event pass through it first.
+ *
  * The constructor calls the user handler's `bindStreamingHandle(controller)` (when it has one)
  * right away, so a handler can cancel before the first token; the driver does not bind again.
  */
@@ -67,6 +70,8 @@ export class SafeHandler implements StreamingChatResponseHandler {
   constructor(
     private readonly handler: StreamingChatResponseHandler,
     controller: StreamController,
+    /** Applied to the stream's error and to raw events before the handler sees them (see `SecretRedaction`). */
+    private readonly redaction: SecretRedaction | null = null,
   ) {
     if (handler === null || typeof handler !== 'object' || typeof handler.onCompleteResponse !== 'function' || typeof handler.onError !== 'function') {
       throw new TypeError(`Expected a handler with onCompleteResponse and onError methods, got ${handler === null ? 'null' : typeof handler}`);
@@ -144,7 +149,9 @@ export class SafeHandler implements StreamingChatResponseHandler {
   onUnmappedRawEvent(rawEvent: unknown): void {
     if (!this.run.open) return;
     const callback = this.handler.onUnmappedRawEvent;
-    if (callback != null) this.deliver('onUnmappedRawEvent', callback, rawEvent, undefined);
+    if (callback == null) return;
+    const redaction = this.redaction;
+    this.deliver('onUnmappedRawEvent', callback, redaction === null ? rawEvent : redaction.rawEvent(rawEvent), undefined);
   }
 
   onCompleteResponse(response: ChatResponse): void {
@@ -158,10 +165,13 @@ export class SafeHandler implements StreamingChatResponseHandler {
   onError(error: Error): void {
     if (!this.run.open) return;
     const ends = !HandlerCallbackError.isInstance(error);
+    // The stream's error is redacted before anything keeps it (the run state is the outcome's);
+    // a HandlerCallbackError is the handler's own.
+    const reported = ends && this.redaction !== null ? this.redaction.error(error) : error;
     const queued = this.queue !== null;
-    if (ends) this.run.end('failed', error, queued);
-    if (queued) this.enqueue(ends ? 'onError' : 'callbackError', error, undefined);
-    else this.deliverError(error);
+    if (ends) this.run.end('failed', reported, queued);
+    if (queued) this.enqueue(ends ? 'onError' : 'callbackError', reported, undefined);
+    else this.deliverError(reported);
   }
 
   /** Delivers a callback now, or queues it behind a pending promise. */

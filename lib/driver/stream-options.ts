@@ -32,7 +32,7 @@ export interface StreamLimits {
   /**
    * The largest frame the stream may send, in UTF-16 code units of its decoded text: one SSE event
    * (all its lines up to the blank line that ends it, comments included, line ends not counted) or
-   * one NDJSON line (before its LF). Past it the stream fails with a `malformed` StreamError naming
+   * one NDJSON line (before its LF or CRLF). Past it the stream fails with a `malformed` StreamError naming
    * the limit and this option, without buffering the frame whole; the frames before it are
    * delivered. Applies while the format is being recognised too. 64 MiB by default
    * (`DEFAULT_MAX_FRAME_BYTES`); `Infinity` for no limit.
@@ -48,8 +48,8 @@ export interface StreamLimits {
 
 /** Options of `consumeStream` for a provider partstream maps itself. */
 export interface ProviderStreamOptions extends StreamLimits {
-  /** The wire format of the source, or `auto` to recognise it from the first frames. */
-  readonly format: FormatOption;
+  /** The wire format of the source, or `auto` (the default) to recognise it from the first frames. */
+  readonly format?: FormatOption | undefined;
   readonly adapter?: undefined;
   /**
    * Only with `format: 'partstream'`: the events up to this sequence are applied without a
@@ -91,10 +91,27 @@ export type AdapterStreamOptions = StreamLimits &
 /** Options of `consumeStream`: one of partstream's formats, or a framing and your own adapter. */
 export type ConsumeStreamOptions = ProviderStreamOptions | AdapterStreamOptions;
 
+/**
+ * How a transport that holds secrets (an HTTP client's API key and credential headers) keeps them
+ * out of what a stream reports, whatever the server sends back (SPEC §11). Called only for what is
+ * rare — the stream's error, a raw event — never per token.
+ */
+export interface SecretRedaction {
+  /** `error` itself when it shows no secret anywhere (fields, cause), else a copy of the same kind with each secret replaced. */
+  error(error: Error): Error;
+  /** `rawEvent` itself when it shows no secret, else a copy with each secret replaced. */
+  rawEvent(rawEvent: unknown): unknown;
+}
+
 /** Options of `startStream`: those of `consumeStream`, plus the mappers to use. */
 export interface StartStreamOptions extends ProviderStreamOptions {
   /** Creates the mapper once the format is known; partstream's own mappers by default. */
   readonly createMapper?: MapperFactory;
+  /**
+   * Applied to the stream's error (before `onError` and the outcome) and to every raw event
+   * (before `onUnmappedRawEvent`), so that a secret the server echoes never reaches them.
+   */
+  readonly redaction?: SecretRedaction | undefined;
 }
 
 /**
@@ -111,9 +128,12 @@ const MAX_TIMEOUT_MS = 2 ** 31 - 1;
 /** The largest frame a stream may send unless `maxFrameBytes` says otherwise (64 MiB). */
 export const DEFAULT_MAX_FRAME_BYTES = 64 * 1024 * 1024;
 
-/** Throws a `TypeError` naming the option that is of the wrong kind or out of range. */
+/**
+ * Throws a `TypeError` naming the option that is of the wrong kind or out of range (the driver's
+ * entry points turn it into a rejected promise). A `format` left out is `auto`.
+ */
 export function checkOptions(options: ConsumeStreamOptions | StartStreamOptions): void {
-  if (typeof options !== 'object' || options === null) throw new TypeError(`Expected options with a format, got ${describeValue(options)}`);
+  if (typeof options !== 'object' || options === null) throw new TypeError(`Expected options to be an object, got ${describeValue(options)}`);
   const adapter: unknown = options.adapter;
   if (adapter !== undefined) {
     if (adapter === null || (typeof adapter !== 'function' && typeof adapter !== 'object')) {
@@ -125,7 +145,7 @@ export function checkOptions(options: ConsumeStreamOptions | StartStreamOptions)
     if ('createMapper' in options && options.createMapper !== undefined) {
       throw new TypeError('Expected either adapter or createMapper, got both');
     }
-  } else if (!FORMATS.includes(options.format as string)) {
+  } else if (options.format !== undefined && !FORMATS.includes(options.format)) {
     throw new TypeError(`Expected format to be one of ${FORMATS.join(', ')}, got ${describeValue(options.format)}`);
   }
   const timeout = options.idleTimeoutMs;

@@ -17,7 +17,7 @@ import { RunState } from './run-state';
 import { SafeHandler } from './safe-handler';
 import { StreamController } from './stream-controller';
 import { failedWait, StreamGuard, type Interrupted } from './stream-guard';
-import type { OpenStream, StreamLimits, StreamOutcome } from './stream-options';
+import type { OpenStream, SecretRedaction, StreamLimits, StreamOutcome } from './stream-options';
 import type { StreamRecorder } from './stream-relay';
 import type { AnyStreamMapper, FramedDecoder } from './wire-plan';
 
@@ -75,10 +75,11 @@ export class StreamRun {
     handler: StreamingChatResponseHandler,
     private readonly limits: StreamLimits,
     private readonly decoder: FramedDecoder,
+    redaction: SecretRedaction | null = null,
   ) {
     this.frameDecoder = decoder;
     this.controller = new StreamController(limits.signal, this.state);
-    this.safe = new SafeHandler(handler, this.controller);
+    this.safe = new SafeHandler(handler, this.controller, redaction);
     this.bridge = new PartsBridge(this.safe);
     this.tracker = new MappingTrackingHandler(this.bridge);
     // The bridge stops aggregating once the stream is cancelled.

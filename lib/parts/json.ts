@@ -2,10 +2,18 @@ import { base64ToBytes, bytesToBase64 } from './base64';
 import { describeValue } from './describe-value';
 import { mediaPart, reasoningPart, textPart, toolCallPart, toolResultPart, unknownPart } from './factories';
 import type { Media, MessagePart, OpaquePayload, PartOptions } from './types';
+import { stringifyJson } from './stringify-json';
 import { isPlainObject, requirePartShape } from './validate';
 
 /** A part as plain JSON data (media bytes as base64). */
 export type PartJSON = Record<string, unknown>;
+
+/**
+ * How deep tool results may hold tool results in their content, for the JSON forms: the
+ * conversion recurses once per level, and a hostile value must meet a clear error, never a stack
+ * overflow (SPEC §11). Real content holds text and media; a tool result inside one is already rare.
+ */
+const MAX_TOOL_RESULT_NESTING = 100;
 
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 
@@ -20,9 +28,14 @@ function mediaToJSON(media: Media): PartJSON {
 
 /**
  * The JSON form of a part: its `type`, its fields, `payload` and `attributes`, with media bytes
- * as base64 and tool-result content converted recursively.
+ * as base64 and tool-result content converted recursively. Tool results nested more than
+ * 100 deep are a `TypeError`.
  */
 export function partToJSON(part: MessagePart): PartJSON {
+  return nestedPartToJSON(part, 0);
+}
+
+function nestedPartToJSON(part: MessagePart, nesting: number): PartJSON {
   requirePartShape(part, 'part');
   const common = { payload: payloadToJSON(part.payload), attributes: { ...part.attributes } };
   switch (part.type) {
@@ -37,7 +50,12 @@ export function partToJSON(part: MessagePart): PartJSON {
         type: 'tool_result',
         id: part.id,
         name: part.name,
-        content: part.content.map(partToJSON),
+        content: part.content.map((item) => {
+          if (nesting >= MAX_TOOL_RESULT_NESTING) {
+            throw new TypeError(`Expected tool results nested at most ${MAX_TOOL_RESULT_NESTING} deep in a part's content, got one nested deeper`);
+          }
+          return nestedPartToJSON(item, nesting + 1);
+        }),
         isError: part.isError,
         ...common,
       };
@@ -75,7 +93,7 @@ function mediaFromJSON(value: unknown): Media {
 }
 
 /** Reads a known type with the factories' validation; throws when a field is invalid. */
-function readKnown(json: Record<string, unknown>): MessagePart | null {
+function readKnown(json: Record<string, unknown>, nesting: number): MessagePart | null {
   const options = optionsFromJSON(json);
   switch (json.type) {
     case 'text':
@@ -89,11 +107,13 @@ function readKnown(json: Record<string, unknown>): MessagePart | null {
       if (!Array.isArray(content) || !content.every(isPlainObject)) {
         throw new TypeError(`Expected content to be an array of objects, got ${describeValue(content)}`);
       }
+      // Deeper than that, the tool result reads back as an unknown part holding its JSON (below).
+      if (nesting >= MAX_TOOL_RESULT_NESTING) throw new TypeError(`Expected tool results nested at most ${MAX_TOOL_RESULT_NESTING} deep`);
       return toolResultPart(
         {
           id: json.id as string | null,
           name: json.name as string | null,
-          content: content.map((item) => partFromJSON(item)),
+          content: content.map((item) => readPart(item, nesting + 1)),
           isError: json.isError as boolean | undefined,
         },
         options,
@@ -111,20 +131,26 @@ function readKnown(json: Record<string, unknown>): MessagePart | null {
 /**
  * Reads a part from its JSON form. An object whose `type` is unknown or missing, or whose fields
  * are invalid for its type, reads back as an `unknown` part (provider `"partstream"`, kind = its
- * type or `"unknown"`, `rawJson` = the whole object), so nothing is lost; only a value that is
- * not an object is rejected with a `TypeError`.
+ * type or `"unknown"`, `rawJson` = the whole object, at any depth), so nothing is lost — a tool
+ * result nested more than 100 deep in tool results too; only a value that
+ * is not an object (or holds a cycle or a BigInt) is rejected with a `TypeError`.
  */
 export function partFromJSON(json: unknown): MessagePart {
+  return readPart(json, 0);
+}
+
+function readPart(json: unknown, nesting: number): MessagePart {
   if (!isPlainObject(json)) throw new TypeError(`Expected json to be an object, got ${describeValue(json)}`);
   try {
-    const known = readKnown(json);
+    const known = readKnown(json, nesting);
     if (known !== null) return known;
   } catch (error) {
     if (!(error instanceof TypeError)) throw error;
   }
   let rawJson: string;
   try {
-    rawJson = JSON.stringify(json);
+    // Any depth: an unknown object may nest deeper than JSON.stringify can recurse (SPEC §11).
+    rawJson = stringifyJson(json) as string;
   } catch (error) {
     throw new TypeError(`Expected json to be JSON-serialisable, got an object that is not (${(error as Error).message})`);
   }

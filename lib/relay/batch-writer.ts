@@ -36,11 +36,16 @@ const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout
  * event never waits and never does I/O: the store is only awaited here, outside every callback.
  */
 export class BatchWriter implements EncodedEventSink {
+  /** The events taken and not yet cut into a batch: `texts` from `head` on, from sequence `first` on. */
   private texts: string[] = [];
+  private head = 0;
   private first = 0;
-  private last = 0;
-  private bytes = 0;
+  /** A flush is due at once (a microtask is queued). */
+  private due = false;
+  /** The last of `texts` is the terminal event. */
   private terminal = false;
+  /** How many events and how much text wait in `texts`. */
+  private bytes = 0;
   private total = 0;
   /** No more events are written: the terminal was taken, the log refused us, or the size limit was reached. */
   private sealed = false;
@@ -66,16 +71,17 @@ export class BatchWriter implements EncodedEventSink {
       text = this.events.tooLargeEvent(sequence);
       terminal = true;
     }
-    if (this.texts.length === 0) this.first = sequence;
-    this.texts.push(text);
-    this.last = sequence;
+    const texts = this.texts;
+    if (texts.length === this.head) this.first = sequence;
+    texts.push(text);
     this.bytes += text.length;
     this.total += text.length;
     if (terminal) {
       this.terminal = true;
       this.sealed = true;
     }
-    if (terminal || this.texts.length >= this.limits.flushCount || this.bytes >= this.limits.flushBytes) this.flushSoon(0);
+    if (this.due) return;
+    if (terminal || texts.length - this.head >= this.limits.flushCount || this.bytes >= this.limits.flushBytes) this.flushSoon(0);
     else if (this.timer === null) this.flushSoon(this.limits.flushMs);
   }
 
@@ -83,6 +89,8 @@ export class BatchWriter implements EncodedEventSink {
   seal(): void {
     this.sealed = true;
     this.texts = [];
+    this.head = 0;
+    this.bytes = 0;
     if (this.timer !== null) clearTimeout(this.timer);
     this.timer = null;
   }
@@ -97,21 +105,58 @@ export class BatchWriter implements EncodedEventSink {
     }
     if (this.timer !== null) clearTimeout(this.timer);
     this.timer = null;
+    this.due = true;
     // A microtask, not a timer: the terminal and a full batch go out at once, yet after the
     // callback that made them has returned (the relay never works inside a callback).
-    queueMicrotask(() => void this.flush());
+    queueMicrotask(() => {
+      this.due = false;
+      void this.flush();
+    });
+  }
+
+  /** How many events wait to be cut. */
+  private get waiting(): number {
+    return this.texts.length - this.head;
+  }
+
+  /** The next batch: at most `flushCount` events and (beyond its first event) `flushBytes` of text. */
+  private cut(): RelayBatch {
+    const texts = this.texts;
+    const head = this.head;
+    const waiting = texts.length - head;
+    let count = 0;
+    let size = 0;
+    while (count < waiting && count < this.limits.flushCount && (count === 0 || size + (texts[head + count] as string).length <= this.limits.flushBytes)) {
+      size += (texts[head + count] as string).length;
+      count++;
+    }
+    const all = count === waiting;
+    const text = count === 1 ? (texts[head] as string) : texts.slice(head, head + count).join('');
+    const batch: RelayBatch = Object.freeze({ first: this.first, last: this.first + count - 1, terminal: all && this.terminal, text });
+    if (all) {
+      this.texts = [];
+      this.head = 0;
+      this.terminal = false;
+    } else {
+      this.head = head + count;
+      // Let go of the cut texts now and then (never per cut: that would copy the queue each time).
+      if (this.head >= 4096 && this.head * 2 >= texts.length) {
+        this.texts = texts.slice(this.head);
+        this.head = 0;
+      }
+    }
+    this.first += count;
+    this.bytes -= size;
+    return batch;
   }
 
   private async flush(): Promise<void> {
     if (this.flushing) return;
     this.flushing = true;
     try {
-      while (this.texts.length > 0) {
+      while (this.waiting > 0) {
         if (!this.terminal) this.events.beforeFlush();
-        const batch: RelayBatch = Object.freeze({ first: this.first, last: this.last, terminal: this.terminal, text: this.texts.length === 1 ? (this.texts[0] as string) : this.texts.join('') });
-        this.texts = [];
-        this.bytes = 0;
-        this.terminal = false;
+        const batch = this.cut();
         if (!(await this.append(batch))) return;
         if (batch.terminal) {
           this.events.ended(batch.last);
@@ -137,12 +182,13 @@ export class BatchWriter implements EncodedEventSink {
           return false;
         }
         if (RelayError.isInstance(error) && error.kind === 'too-large' && !batch.terminal) {
-          // The store's own bound: end the log with relay_too_large in place of this batch.
-          this.sealed = false;
-          this.texts = [];
-          this.total = Infinity;
-          this.event(batch.first, '', false);
-          return this.flushing;
+          // The store's own bound: the log ends with relay_too_large in place of this batch.
+          this.texts = [this.events.tooLargeEvent(batch.first)];
+          this.head = 0;
+          this.first = batch.first;
+          this.terminal = true;
+          this.sealed = true;
+          return true;
         }
         if (Date.now() >= giveUpAt) {
           this.seal();

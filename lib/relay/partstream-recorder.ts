@@ -36,6 +36,7 @@ export class PartstreamRecorder implements StreamRecorder {
   private stream: RecordedStream | null = null;
   private metaId: string | null = null;
   private metaModel: string | null = null;
+  private nextMetaCheck = 0;
   /** The stop that cancelled the stream, once one did. */
   stop: CancelledBy = null;
   /** Set when the relay was fenced out: the stream's outcome becomes `producer_fenced`, and nothing more is written. */
@@ -85,15 +86,25 @@ export class PartstreamRecorder implements StreamRecorder {
 
   complete(response: ChatResponse, providerParts: boolean): void {
     if (this.fenced !== null) return;
-    this.checkMeta();
+    this.checkMeta(true);
     const data: Record<string, unknown> = { responseId: this.responseId, metadata: response.metadata, attributes: response.aiMessage.attributes };
     if (providerParts) data.parts = partsToJSON(response.aiMessage.parts);
     this.out.emit('complete', JSON.stringify(data), true);
   }
 
-  /** Emits `meta` when the id or model the mapper saw so far changed since the last one. */
-  checkMeta(): void {
+  /**
+   * Emits `meta` when the id or model the mapper saw so far changed since the last one. Asking
+   * the mapper builds a metadata object, so a flush asks at most every 100 ms, and no more once
+   * both are known (a mapper keeps the first it saw); `force` (before the terminal) always asks.
+   */
+  checkMeta(force = false): void {
     if (this.out.terminated) return;
+    if (!force) {
+      if (this.metaId !== null && this.metaModel !== null) return;
+      const time = Date.now();
+      if (time < this.nextMetaCheck) return;
+      this.nextMetaCheck = time + 100;
+    }
     let known;
     try {
       known = this.stream?.metadataSoFar();
@@ -124,7 +135,7 @@ export class PartstreamRecorder implements StreamRecorder {
 
   /** Appends the terminal `error` (unless the log already ended). */
   error(error: Error, by: 'producer' | 'reaper'): void {
-    this.checkMeta();
+    this.checkMeta(true);
     const kind = StreamError.isInstance(error) ? error.kind : 'network';
     const details: Record<string, unknown> = { kind, message: error.message };
     if (StreamError.isInstance(error)) {
@@ -136,7 +147,7 @@ export class PartstreamRecorder implements StreamRecorder {
 
   /** Appends the terminal `cancelled` (unless the log already ended). */
   cancelled(stop: CancelledBy): void {
-    this.checkMeta();
+    this.checkMeta(true);
     const data: Record<string, unknown> =
       stop === null
         ? { responseId: this.responseId, by: 'producer', reason: null, at: new Date().toISOString() }

@@ -37,7 +37,8 @@ function parseLine(text: string, parse: NdjsonLineParser): NdjsonLine | null {
  * at LF, an optional CR before it is dropped. At the end of the text, a last line without its line
  * break is delivered when it parses; otherwise it was cut off and is reported as `truncatedFrame`.
  *
- * A line is limited to `maxFrameBytes` characters (UTF-16 code units, everything before its LF):
+ * A line is limited to `maxFrameBytes` characters (UTF-16 code units, everything before its LF or
+ * CRLF; a lone CR inside a line is one of its characters):
  * once the line still arriving is longer, decoding stops with a `malformed` `failure` and the line
  * is not buffered any further.
  *
@@ -48,8 +49,17 @@ export function createNdjsonDecoder(maxFrameBytes: number = Infinity, parse: Ndj
   return new NdjsonDecoder(maxFrameBytes, parse);
 }
 
+function endsWithCr(text: string): boolean {
+  return text.charCodeAt(text.length - 1) === 0x0d;
+}
+
 function stripCr(line: string): string {
-  return line.charCodeAt(line.length - 1) === 0x0d ? line.slice(0, -1) : line;
+  return endsWithCr(line) ? line.slice(0, -1) : line;
+}
+
+/** The characters of a line (or of its part so far) that count against the limit: a CR that may end it never does. */
+function countedLength(text: string): number {
+  return endsWithCr(text) ? text.length - 1 : text.length;
 }
 
 /** `createNdjsonDecoder`'s decoder: a class, so a stream's decoder is one object of a shared shape. */
@@ -75,7 +85,7 @@ class NdjsonDecoder implements FrameDecoder<NdjsonLine> {
     let start = 0;
     while (lf !== -1) {
       const raw = this.completeLine(text.slice(start, lf));
-      if (raw.length > this.maxFrameBytes) {
+      if (countedLength(raw) > this.maxFrameBytes) {
         this.fail();
         return out;
       }
@@ -106,7 +116,8 @@ class NdjsonDecoder implements FrameDecoder<NdjsonLine> {
 
   private hold(fragment: string): void {
     this.pending.hold(fragment);
-    if (this.pending.length > this.maxFrameBytes) this.fail();
+    // A CR at the end may be the first half of a CRLF (or end the last line): not counted until more follows.
+    if (this.pending.length - (endsWithCr(fragment) ? 1 : 0) > this.maxFrameBytes) this.fail();
   }
 
   private completeLine(end: string): string {

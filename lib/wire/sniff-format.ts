@@ -169,11 +169,16 @@ export class FormatSniffer {
     if (lf === -1) {
       // An Ollama first line longer than the limit is still Ollama (only error lines are read whole).
       if (this.expected === 'ollama' && this.judged === SNIFF_LIMIT) return decided('ollama');
-      return this.line.length > this.maxFrameBytes ? tooLarge('An NDJSON line', this.maxFrameBytes) : UNDECIDED;
+      return this.ndjsonLineLength() > this.maxFrameBytes ? tooLarge('An NDJSON line', this.maxFrameBytes) : UNDECIDED;
     }
-    if (this.line.length > this.maxFrameBytes) return tooLarge('An NDJSON line', this.maxFrameBytes);
+    if (this.ndjsonLineLength() > this.maxFrameBytes) return tooLarge('An NDJSON line', this.maxFrameBytes);
     this.phase = 'json-document';
     return this.jsonFirstLine(this.line.take(), false);
+  }
+
+  /** The characters of the NDJSON line so far that count against the limit: a CR before its LF (or at the end) never does. */
+  private ndjsonLineLength(): number {
+    return this.line.endsWithCr ? this.line.length - 1 : this.line.length;
   }
 
   private jsonFirstLine(line: string, ended: boolean): SniffResult {

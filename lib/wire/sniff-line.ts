@@ -11,6 +11,8 @@ export class SniffLine {
   length = 0;
   /** The first `QUOTED` of them. */
   head = '';
+  /** True when the last character gathered is a CR (the first half of a CRLF, in NDJSON). */
+  endsWithCr = false;
 
   /** Adds `text` from `from` to `to`. */
   extend(text: string, from: number, to: number): void {
@@ -18,6 +20,7 @@ export class SniffLine {
     this.length += to - from;
     if (this.head.length < QUOTED) this.head += text.slice(from, Math.min(to, from + QUOTED - this.head.length));
     this.fragments.push(text.slice(from, to));
+    this.endsWithCr = text.charCodeAt(to - 1) === 0x0d;
   }
 
   /** The line gathered so far, joined; starts the next one. */
@@ -32,5 +35,6 @@ export class SniffLine {
     this.fragments = [];
     this.length = 0;
     this.head = '';
+    this.endsWithCr = false;
   }
 }

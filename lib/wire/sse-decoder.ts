@@ -20,7 +20,8 @@ const COLON = 0x3a;
  * until the chunk is delivered, and V8, seeing a literal's objects survive a collection together,
  * can start allocating that literal straight into the old generation, where every later frame of
  * the stream then lingers as garbage until a major collection (over 100 MB on a million-token
- * stream). V8 does not do that for class instances.
+ * stream). V8 does not do that for class instances. Frames reach mappers only: the driver hands a
+ * raw event to the user as a plain `{event, data}` object.
  */
 class Frame implements SseFrame {
   constructor(

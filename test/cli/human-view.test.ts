@@ -12,7 +12,7 @@ import {
   responseMetadata,
   tokenUsage,
 } from '../../lib/handler/values';
-import { reasoningPart, textPart, toolCallPart, unknownPart } from '../../lib/parts/factories';
+import { reasoningPart, textPart, toolCallPart, unknownPart, withAttributes } from '../../lib/parts/factories';
 import { StreamError } from '../../lib/handler/stream-error';
 
 const signature = { provider: 'anthropic', kind: 'signature', data: 'c2ln' };
@@ -95,6 +95,20 @@ describe('HumanView', () => {
         '',
       ].join('\n'),
     );
+  });
+
+  it('marks a tool call that was cut off before it completed, ahead of anything the width may cut', () => {
+    const { view, out } = plainView(60);
+    const cut = withAttributes(toolCallPart({ id: 'call_2', type: 'function', name: 'g', arguments: '{"city": "Par' }), { incomplete: 'true' });
+    const nameless = withAttributes(toolCallPart({ id: null, type: 'function', name: null, arguments: `{"x": "${'y'.repeat(80)}` }), { incomplete: 'true' });
+    const whole = toolCallPart({ id: 'call_1', type: 'function', name: 'f', arguments: '{}' });
+    view.onCompleteResponse(chatResponse(aiMessage([whole, cut, nameless]), responseMetadata({ finishReason: 'LENGTH' })));
+    const lines = out.join('').split('\n');
+    expect(lines.filter((line) => line.startsWith('  '))).to.deep.equal([
+      '  1. tool_call   f call_1 {}',
+      '  2. tool_call   INCOMPLETE (cut off) g call_2 {"city": "Par',
+      `  3. tool_call   INCOMPLETE (cut off) (no name) {"x": "${'y'.repeat(4)}…`,
+    ]);
   });
 
   it('says so when a response has no parts, usage or metadata', () => {

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { parseArgs } from '../../lib/cli/parse-args';
+import { parseArgs, USAGE } from '../../lib/cli/parse-args';
 
 describe('parseArgs', () => {
   it('reads "replay" alone as the embedded recording, format auto, human view', () => {
@@ -43,6 +43,17 @@ describe('parseArgs', () => {
     ]);
   });
 
+  it('lists every option of the usage text in the unknown-option error', () => {
+    // The Options section of the usage text: each line that starts with an option names one or two (`-v, --version`).
+    const section = USAGE.slice(USAGE.indexOf('Options:'), USAGE.indexOf('\n\n', USAGE.indexOf('Options:')));
+    const documented = section.split('\n').flatMap((line) => /^ {2}(-[\w-]+(?:, -[\w-]+)?)/.exec(line)?.[1]?.split(', ') ?? []);
+    expect(documented).to.deep.equal(['--format', '--json', '--raw', '--pace', '-v', '--version', '-h', '--help']);
+    const refused = parseArgs(['replay', '--nope']);
+    expect(refused.type).to.equal('usage-error');
+    const listed = (refused as { message: string }).message.replace(/^unknown option "--nope": expected one of /, '').split(', ');
+    expect(listed).to.deep.equal(documented);
+  });
+
   it('refuses an unknown format, a missing format value, an unknown option and a second file', () => {
     const formats = 'auto, openai-chat, openai-responses, anthropic, gemini, ollama';
     expect([
@@ -53,7 +64,7 @@ describe('parseArgs', () => {
     ]).to.deep.equal([
       { type: 'usage-error', message: `unknown format "claude": expected one of ${formats}` },
       { type: 'usage-error', message: `--format needs a value: expected one of ${formats}` },
-      { type: 'usage-error', message: 'unknown option "--verbose": expected one of --format, --json, --raw' },
+      { type: 'usage-error', message: 'unknown option "--verbose": expected one of --format, --json, --raw, --pace, -v, --version, -h, --help' },
       { type: 'usage-error', message: 'unexpected argument "b.sse": replay takes at most one FILE' },
     ]);
   });

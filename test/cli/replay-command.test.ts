@@ -230,6 +230,22 @@ describe('partstream replay (failures and usage)', () => {
     }).to.deep.equal({ status: 1, stderrLines: 2, stderrStart: true, summary: true });
   });
 
+  it('marks a tool call cut off by the token limit as incomplete in the summary', async () => {
+    const event = (name: string, data: unknown): string => `event: ${name}\ndata: ${JSON.stringify(data)}\n\n`;
+    const body = [
+      event('message_start', { type: 'message_start', message: { id: 'msg_cut', type: 'message', role: 'assistant', model: 'claude-test', content: [], usage: { input_tokens: 5, output_tokens: 1 } } }),
+      event('content_block_start', { type: 'content_block_start', index: 0, content_block: { type: 'tool_use', id: 'toolu_cut', name: 'get_weather', input: {} } }),
+      event('content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'input_json_delta', partial_json: '{"city": "Par' } }),
+      event('message_delta', { type: 'message_delta', delta: { stop_reason: 'max_tokens', stop_sequence: null }, usage: { output_tokens: 9 } }),
+      event('message_stop', { type: 'message_stop' }),
+    ].join('');
+    const run = await runCli(['replay', '-'], { stdin: (async function* () { yield body; })() });
+    expect({ status: run.status, line: run.stdout.split('\n').find((line) => line.startsWith('  1. ')) }).to.deep.equal({
+      status: 0,
+      line: '  1. tool_call   INCOMPLETE (cut off) get_weather toolu_cut {"city": "Par',
+    });
+  });
+
   it('exits 2 with one line for a missing file or a directory', async () => {
     const missing = path.join(dir, 'nope.sse');
     const [absent, directory] = await Promise.all([runCli(['replay', missing]), runCli(['replay', dir])]);

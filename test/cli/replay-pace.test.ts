@@ -64,7 +64,7 @@ describe('partstream replay --pace', () => {
     it('lists --pace and its defaults in the help', async () => {
       let help = '';
       await main(['--help'], { stdout: { write: (text: string) => (help += text) }, stderr: { write: () => undefined }, stdin: (async function* () {})(), env: {} });
-      expect(help).to.include('--pace MS').and.include(`${DEFAULT_TTY_PACE_MS} on a terminal, 0 when piped or with --json`);
+      expect(help).to.include('--pace MS').and.include(`${DEFAULT_TTY_PACE_MS} on a terminal, adding 2 s at most in all; 0 when piped or with --json`);
     });
   });
 
@@ -134,6 +134,40 @@ describe('partstream replay --pace', () => {
       expect({ seen, pendingTimers: clock.countTimers() }).to.deep.equal({ seen: ['text a'], pendingTimers: 0 });
     });
 
+    /** The wait before each of `deltas` deltas, in fake milliseconds, paced by `paced`. */
+    async function waits(paced: PacedHandler, deltas: number): Promise<number[]> {
+      const out: number[] = [];
+      for (let i = 0; i < deltas; i++) {
+        const started = clock.now;
+        const pending = paced.onPartialResponse(partialResponse('a'), context);
+        await clock.runAllAsync();
+        await pending;
+        out.push(clock.now - started);
+      }
+      return out;
+    }
+
+    it('with a budget, keeps the pace for the first deltas and adds less than the budget in all, however many come', async () => {
+      for (const deltas of [10, 300, 5000]) {
+        const taken = await waits(new PacedHandler(recorder().handler, 40, undefined, 2000), deltas);
+        const total = taken.reduce((sum, ms) => sum + ms, 0);
+        // 25 waits of 40 ms spend half the budget; then each wait is a 25th of what is left.
+        expect({ deltas, first: taken.slice(0, 25).every((ms) => ms === 40), underBudget: total <= 2000 }).to.deep.equal({
+          deltas,
+          first: true,
+          underBudget: true,
+        });
+        if (deltas === 10) expect(total).to.equal(400);
+        // A long recording still takes close to the budget: it streams visibly, then speeds up.
+        if (deltas >= 300) expect(total).to.be.greaterThan(1900);
+      }
+    });
+
+    it('without a budget, waits the pace before every delta (an explicit --pace is kept)', async () => {
+      const taken = await waits(new PacedHandler(recorder().handler, 40), 300);
+      expect(taken.reduce((sum, ms) => sum + ms, 0)).to.equal(300 * 40);
+    });
+
     it('refuses a negative or non-finite pace', () => {
       const { handler } = recorder();
       expect(() => new PacedHandler(handler, -1)).to.throw(TypeError, 'Expected paceMs to be a finite number >= 0, got -1');
@@ -158,6 +192,21 @@ describe('partstream replay --pace', () => {
     it('--json on a terminal does not wait, even with a slow terminal default (would take 6 s paced)', async () => {
       const run = await timedReplay(['replay', '-', '--json'], ollamaRecording(3), { isTTY: true, ttyPaceMs: 2_000 });
       expect({ status: run.status, quick: run.elapsedMs < 3_000 }).to.deep.equal({ status: 0, quick: true });
+    });
+
+    it('the default terminal pace adds about 2 s at most: a 300-delta capture does not take 12 s', async () => {
+      const run = await timedReplay(['replay', '-'], ollamaRecording(300), { isTTY: true });
+      expect({ status: run.status, atLeast: run.elapsedMs >= 1_000, bounded: run.elapsedMs < 6_000, last: run.stdout.includes('w299 ') }).to.deep.equal({
+        status: 0,
+        atLeast: true,
+        bounded: true,
+        last: true,
+      });
+    });
+
+    it('an explicit --pace on a terminal is not capped', async () => {
+      const run = await timedReplay(['replay', '-', '--pace', '30'], ollamaRecording(80), { isTTY: true });
+      expect({ status: run.status, atLeast: run.elapsedMs >= 80 * 30 - 5 }).to.deep.equal({ status: 0, atLeast: true });
     });
 
     it('the human view on a terminal waits the terminal default before each delta', async () => {

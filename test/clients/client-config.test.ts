@@ -12,8 +12,9 @@ import type { WireFormat } from '../../lib/wire/types';
 import { STREAM_CONTENT_TYPE } from '../support/http-clients';
 import { startLoopbackServer } from '../support/loopback-server';
 import { recordingHandler } from '../support/recording-handler';
+import { expectRejection, rejectionOf } from '../support/rejection';
 import { TRANSCRIPTS } from '../support/transcripts';
-import { withEnv, withoutClientEnv } from './support/client-env';
+import { TEST_ENV_KEYS, withEnv, withoutClientEnv } from './support/client-env';
 
 const repo = path.resolve(__dirname, '../..');
 const KEY = 'sk-config-test-key-0123456789';
@@ -47,7 +48,7 @@ async function send(format: WireFormat, options: AnyOptions = {}, handler: Strea
 }
 
 function call(format: WireFormat, options: AnyOptions, handler: StreamingChatResponseHandler): Promise<HttpStreamOutcome> {
-  const messages = [{ role: 'user', content: 'Hi' }];
+  const messages = [{ role: 'user' as const, content: 'Hi' }];
   switch (format) {
     case 'openai-chat':
       return streamOpenAIChat({ model: 'gpt-test', messages }, handler, options);
@@ -67,7 +68,7 @@ function call(format: WireFormat, options: AnyOptions, handler: StreamingChatRes
 const GEMINI_PATH = 'models/gemini-test:streamGenerateContent?alt=sse';
 
 describe('HTTP clients: base URLs, keys and environment variables as the official SDKs', () => {
-  withoutClientEnv();
+  withoutClientEnv(TEST_ENV_KEYS);
 
   describe('defaults', () => {
     const defaults: [WireFormat, string][] = [
@@ -78,10 +79,8 @@ describe('HTTP clients: base URLs, keys and environment variables as the officia
       ['ollama', 'http://127.0.0.1:11434/api/chat'],
     ];
     for (const [format, url] of defaults) {
-      it(`${format}: posts to ${url} and sends no key when none is given nor set`, async () => {
-        const sent = await send(format);
-        expect(sent.url).to.equal(url);
-        expect(Object.keys(sent.headers).filter((name) => ['authorization', 'x-api-key', 'x-goog-api-key'].includes(name))).to.deep.equal([]);
+      it(`${format}: posts to ${url}`, async () => {
+        expect((await send(format)).url).to.equal(url);
       });
     }
   });
@@ -109,17 +108,17 @@ describe('HTTP clients: base URLs, keys and environment variables as the officia
       expect((await send('ollama', { baseUrl: 'http://h.test:1' })).url).to.equal('http://h.test:1/api/chat');
     });
 
-    it('throws a TypeError for baseURL and baseUrl together, and for a baseURL or host that is not a string', () => {
-      expect(() => streamAnthropic({ model: 'm', max_tokens: 1, messages: [] }, recordingHandler(), { baseURL: 'http://a.test', baseUrl: 'http://a.test/v1' })).to.throw(
+    it('rejects with a TypeError for baseURL and baseUrl together, and for a baseURL or host that is not a string', async () => {
+      await expectRejection(() => streamAnthropic({ model: 'm', max_tokens: 1, messages: [] }, recordingHandler(), { baseURL: 'http://a.test', baseUrl: 'http://a.test/v1' }), 
         TypeError,
         'Expected baseURL or the deprecated baseUrl, got both: pass baseURL alone',
       );
-      expect(() => streamOpenAIChat({ model: 'm', messages: [] }, recordingHandler(), { baseURL: 42 as never })).to.throw(TypeError, 'Expected baseURL to be a string, got number 42');
-      expect(() => streamOllama({ model: 'm', messages: [] }, recordingHandler(), { host: {} as never })).to.throw(TypeError, 'Expected host to be a string, got an object');
+      await expectRejection(() => streamOpenAIChat({ model: 'm', messages: [] }, recordingHandler(), { baseURL: 42 as never }), TypeError, 'Expected baseURL to be a string, got number 42');
+      await expectRejection(() => streamOllama({ model: 'm', messages: [] }, recordingHandler(), { host: {} as never }), TypeError, 'Expected host to be a string, got an object');
     });
 
-    it('names baseURL when it is not an absolute URL', () => {
-      expect(() => streamOpenAIChat({ model: 'm', messages: [] }, recordingHandler(), { baseURL: 'api.example.com/v1' })).to.throw(TypeError, 'Expected baseURL to be an absolute URL');
+    it('names baseURL when it is not an absolute URL', async () => {
+      await expectRejection(() => streamOpenAIChat({ model: 'm', messages: [] }, recordingHandler(), { baseURL: 'api.example.com/v1' }), TypeError, 'Expected baseURL to be an absolute URL');
     });
   });
 
@@ -190,19 +189,21 @@ describe('HTTP clients: base URLs, keys and environment variables as the officia
 
     it('ignores a blank variable, as the SDKs do', async () => {
       await withEnv({ OPENAI_API_KEY: '  ', OPENAI_BASE_URL: '' }, async () => {
-        const sent = await send('openai-chat');
-        expect([sent.url, sent.headers.authorization]).to.deep.equal(['https://api.openai.com/v1/chat/completions', undefined]);
+        const sent: Sent[] = [];
+        const pending = streamOpenAIChat({ model: 'm', messages: [] }, recordingHandler(), { fetch: fakeFetch('openai-chat', sent) });
+        await pending.then(
+          () => expect.fail('Expected a missing-key rejection'),
+          (error: unknown) => expect((error as Error).message).to.match(/^Missing API key for OpenAI Chat Completions: pass apiKey or set OPENAI_API_KEY/),
+        );
+        expect(sent).to.deep.equal([]);
+        const keyed = await send('openai-chat', { apiKey: KEY });
+        expect([keyed.url, keyed.headers.authorization]).to.deep.equal(['https://api.openai.com/v1/chat/completions', `Bearer ${KEY}`]);
       });
     });
 
     it('names the variable, never its value, for a key a header cannot carry', async () => {
       await withEnv({ ANTHROPIC_API_KEY: `${KEY}\nX-Evil: 1` }, async () => {
-        let thrown: unknown;
-        try {
-          void streamAnthropic({ model: 'm', max_tokens: 1, messages: [] }, recordingHandler(), { fetch: fakeFetch('anthropic', []) });
-        } catch (error) {
-          thrown = error;
-        }
+        const thrown = await rejectionOf(() => streamAnthropic({ model: 'm', max_tokens: 1, messages: [] }, recordingHandler(), { fetch: fakeFetch('anthropic', []) }));
         expect(thrown).to.be.instanceOf(TypeError);
         expect((thrown as Error).message).to.equal(`ANTHROPIC_API_KEY contains a character not allowed in an HTTP header (a line break) at position ${KEY.length}`);
         expect((thrown as Error).message).to.not.include(KEY);
@@ -211,7 +212,7 @@ describe('HTTP clients: base URLs, keys and environment variables as the officia
 
     it('names the variable for a base URL that is not absolute', async () => {
       await withEnv({ OPENAI_BASE_URL: 'api.example.com/v1' }, async () => {
-        expect(() => streamOpenAIChat({ model: 'm', messages: [] }, recordingHandler())).to.throw(TypeError, 'Expected OPENAI_BASE_URL to be an absolute URL');
+        await expectRejection(() => streamOpenAIChat({ model: 'm', messages: [] }, recordingHandler(), { apiKey: KEY }), TypeError, 'Expected OPENAI_BASE_URL to be an absolute URL');
       });
     });
 
@@ -232,19 +233,24 @@ describe('HTTP clients: base URLs, keys and environment variables as the officia
     it('reads nothing and fails nowhere where there is no process (a browser)', async () => {
       const descriptor = Object.getOwnPropertyDescriptor(globalThis, 'process') as PropertyDescriptor;
       const sent: Sent[] = [];
-      let pending: Promise<HttpStreamOutcome>;
+      let keyed: Promise<HttpStreamOutcome>;
+      let keyless: Promise<HttpStreamOutcome>;
       let read: unknown;
       await withEnv({ OPENAI_API_KEY: KEY }, async () => {
         Object.defineProperty(globalThis, 'process', { value: undefined, configurable: true, writable: true });
         try {
           read = readEnv('OPENAI_API_KEY');
-          pending = streamOpenAIChat({ model: 'm', messages: [] }, recordingHandler(), { fetch: fakeFetch('openai-chat', sent) });
+          keyed = streamOpenAIChat({ model: 'm', messages: [] }, recordingHandler(), { fetch: fakeFetch('openai-chat', sent), apiKey: 'sk-given-0000' });
+          keyless = streamOpenAIChat({ model: 'm', messages: [] }, recordingHandler(), { fetch: fakeFetch('openai-chat', sent) });
         } finally {
           Object.defineProperty(globalThis, 'process', descriptor);
         }
         expect(read).to.equal(undefined);
-        expect((await pending).status).to.equal('completed');
-        expect(sent[0]?.headers.authorization).to.equal(undefined);
+        expect((await keyed).status).to.equal('completed');
+        // The variable set in the (hidden) environment is not read: the key is missing.
+        const refused = await keyless.then(() => null, (error: unknown) => error);
+        expect(refused).to.be.instanceOf(TypeError);
+        expect(sent.map((request) => request.headers.authorization)).to.deep.equal(['Bearer sk-given-0000']);
       });
     });
 
@@ -278,7 +284,7 @@ describe('HTTP clients: base URLs, keys and environment variables as the officia
 });
 
 describe('HTTP clients: User-Agent and outcome.http', () => {
-  withoutClientEnv();
+  withoutClientEnv(TEST_ENV_KEYS);
   const version = (JSON.parse(readFileSync(path.join(repo, 'package.json'), 'utf8')) as { version: string }).version;
 
   it('sends User-Agent: partstream/<version in package.json>', async () => {
@@ -338,7 +344,7 @@ describe('HTTP clients: User-Agent and outcome.http', () => {
 });
 
 describe('HTTP clients: extraBody, the typed escape hatch', () => {
-  withoutClientEnv();
+  withoutClientEnv(TEST_ENV_KEYS);
 
   it('merges its fields into the body after the typed ones, never letting it turn streaming off', async () => {
     const sent: Sent[] = [];

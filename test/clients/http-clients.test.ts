@@ -13,8 +13,9 @@ import { startLoopbackServer, type LoopbackServer, type Reply } from '../support
 import { recordingHandler, type Recorded, type RecordingHandler } from '../support/recording-handler';
 import { FIXTURES_ABSENT } from '../support/recorded-fixtures';
 import { noteSkipped } from '../support/skips';
+import { expectRejection } from '../support/rejection';
 import { TRANSCRIPTS, WIRE_FORMATS } from '../support/transcripts';
-import { withoutClientEnv } from './support/client-env';
+import { TEST_ENV_KEYS, withoutClientEnv } from './support/client-env';
 
 /** Deterministic chunk sizes 1 … max from a seed (a small linear congruential generator). */
 function seededSizes(seed: number, max: number): (chunk: number) => number {
@@ -52,7 +53,7 @@ async function overHttp(
 }
 
 describe('HTTP clients over a loopback socket', () => {
-  withoutClientEnv();
+  withoutClientEnv(TEST_ENV_KEYS);
 
   describe('requests', () => {
     const expectations: [WireFormat, string, Record<string, string>, (body: Record<string, unknown>) => unknown][] = [
@@ -72,7 +73,7 @@ describe('HTTP clients over a loopback socket', () => {
     it('gemini: accepts the model with its "models/" prefix and posts to the same path', async () => {
       const loopback = await startLoopbackServer({ body: TRANSCRIPTS.gemini, headers: { 'content-type': STREAM_CONTENT_TYPE.gemini } });
       try {
-        const request = { model: 'models/gemini-test', contents: [{ role: 'user', parts: [{ text: 'Hi' }] }] };
+        const request = { model: 'models/gemini-test', contents: [{ role: 'user' as const, parts: [{ text: 'Hi' }] }] };
         const result = await streamGemini(request, recordingHandler(), { baseUrl: `${loopback.url}/v1/`, apiKey: 'test-key' });
         expect(result.status).to.equal('completed');
         expect(loopback.requests[0]?.url).to.equal('/v1/models/gemini-test:streamGenerateContent?alt=sse');
@@ -101,7 +102,7 @@ describe('HTTP clients over a loopback socket', () => {
       try {
         await streamAnthropic({ model: 'm', max_tokens: 1, messages: [] }, recordingHandler(), { baseUrl: loopback.url, headers: { 'Anthropic-Version': '2024-01-01' } });
         expect(loopback.requests[0]?.headers['anthropic-version']).to.equal('2024-01-01');
-        expect(loopback.requests[0]?.headers).to.not.have.property('x-api-key');
+        expect(loopback.requests[0]?.headers['x-api-key']).to.equal(TEST_ENV_KEYS.ANTHROPIC_API_KEY);
       } finally {
         await loopback.close();
       }
@@ -293,9 +294,9 @@ describe('HTTP clients over a loopback socket', () => {
       expect(seen).to.deep.equal([{ url: 'https://api.openai.com/v1/chat/completions', method: 'POST', auth: 'Bearer k' }]);
     });
 
-    it('throws a TypeError at once for a request without a model or a bad option', () => {
-      expect(() => streamGemini({ contents: [] } as never, recordingHandler())).to.throw(TypeError, 'Expected a Gemini request with a model name, got an object');
-      expect(() => streamOllama({ model: 'm', messages: [] }, recordingHandler(), { baseUrl: 42 as never })).to.throw(TypeError, 'Expected baseUrl to be a string, got number 42');
+    it('rejects with a TypeError for a request without a model or a bad option', async () => {
+      await expectRejection(() => streamGemini({ contents: [] } as never, recordingHandler()), TypeError, 'Expected a Gemini request with a model name, got an object');
+      await expectRejection(() => streamOllama({ model: 'm', messages: [] }, recordingHandler(), { baseUrl: 42 as never }), TypeError, 'Expected baseUrl to be a string, got number 42');
     });
   });
 });

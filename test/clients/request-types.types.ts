@@ -3,8 +3,18 @@
  * and by request-types.test.ts, which also checks that each `@ts-expect-error` line fails without
  * its directive, with the error it names): every other line must compile.
  */
+import type Anthropic from '@anthropic-ai/sdk';
+import type { Content as GeminiSdkContent, Part as GeminiSdkPart } from '@google/genai';
+import type { Message as OllamaSdkMessage } from 'ollama';
+import type OpenAI from 'openai';
 import type { StreamingChatResponseHandler } from '../../lib/handler/types';
+import type { ChatMessage } from '../../lib/replay/chat-message';
 import { streamAnthropic, streamGemini, streamOllama, streamOpenAIChat, streamOpenAIResponses } from '../../lib/clients/http-clients';
+import { toAnthropicMessages } from '../../lib/replay/to-anthropic-messages';
+import { toGeminiContents } from '../../lib/replay/to-gemini-contents';
+import { toOllamaMessages } from '../../lib/replay/to-ollama-messages';
+import { toOpenAIChatMessages } from '../../lib/replay/to-openai-chat-messages';
+import { toOpenAIResponsesInput } from '../../lib/replay/to-openai-responses-input';
 
 declare const handler: StreamingChatResponseHandler;
 
@@ -98,6 +108,129 @@ export function realRequests(): void {
     handler,
     { host: '127.0.0.1:11434' },
   );
+}
+
+// Every message the official SDKs' types accept is accepted as it is (Google's and Ollama's
+// `role: string` excepted, below), and so is what the replay converters return.
+export function sdkAndConverterMessages(
+  sdk: {
+    readonly chat: OpenAI.Chat.ChatCompletionMessageParam[];
+    readonly responses: OpenAI.Responses.ResponseInputItem[];
+    readonly anthropic: Anthropic.MessageParam[];
+    readonly anthropicSystem: Anthropic.TextBlockParam[];
+    readonly geminiParts: GeminiSdkPart[];
+    readonly ollamaImages: Uint8Array[];
+  },
+  history: readonly ChatMessage[],
+): void {
+  void streamOpenAIChat({ model: 'gpt-4.1', messages: sdk.chat }, handler);
+  void streamOpenAIResponses({ model: 'o4-mini', input: sdk.responses }, handler);
+  void streamAnthropic({ model: 'claude-sonnet-4-5', max_tokens: 5, system: sdk.anthropicSystem, messages: sdk.anthropic }, handler);
+  void streamGemini({ model: 'gemini-2.5-flash', contents: [{ role: 'model', parts: sdk.geminiParts }], systemInstruction: { parts: sdk.geminiParts } }, handler);
+  void streamOllama({ model: 'llama3.2', messages: [{ role: 'user', content: 'What is this?', images: sdk.ollamaImages }] }, handler);
+  void streamOpenAIChat({ model: 'gpt-4.1', messages: toOpenAIChatMessages(history).messages }, handler);
+  void streamOpenAIResponses({ model: 'o4-mini', input: toOpenAIResponsesInput(history).input }, handler);
+  void streamAnthropic({ model: 'claude-sonnet-4-5', max_tokens: 5, ...toAnthropicMessages(history) }, handler);
+  void streamGemini({ model: 'gemini-2.5-flash', ...toGeminiContents(history) }, handler);
+  void streamOllama({ model: 'llama3.2', ...toOllamaMessages(history) }, handler);
+}
+
+// Messages of every role and block type the APIs document, written as literals.
+export function messageLiterals(): void {
+  void streamOpenAIChat(
+    {
+      model: 'gpt-4.1',
+      messages: [
+        { role: 'developer', content: [{ type: 'text', text: 'Be brief.' }] },
+        { role: 'user', name: 'ann', content: [{ type: 'text', text: 'Hi' }, { type: 'image_url', image_url: { url: 'https://x.test/a.png', detail: 'low' } }, { type: 'input_audio', input_audio: { data: 'AAAA', format: 'wav' } }, { type: 'file', file: { file_id: 'file-1' } }] },
+        { role: 'assistant', content: null, refusal: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'f', arguments: '{}' } }, { id: 'call_2', type: 'custom', custom: { name: 'g', input: 'x' } }] },
+        { role: 'tool', tool_call_id: 'call_1', content: [{ type: 'text', text: '42' }] },
+        { role: 'function', name: 'f', content: '42' },
+        { role: 'assistant', content: 'ok', reasoning_details: [{ type: 'reasoning.text', text: 'hmm' }] },
+      ],
+    },
+    handler,
+  );
+  void streamOpenAIResponses(
+    {
+      model: 'o4-mini',
+      input: [
+        { role: 'developer', content: 'Be brief.' },
+        { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'Hi' }, { type: 'input_image', image_url: 'https://x.test/a.png', detail: 'high' }] },
+        { type: 'function_call', call_id: 'call_1', name: 'f', arguments: '{}' },
+        { type: 'function_call_output', call_id: 'call_1', output: '42' },
+        { type: 'mcp_approval_response', approval_request_id: 'mcpr_1', approve: true },
+        { type: 'item_reference', id: 'msg_1' },
+        { id: 'rs_1' },
+      ],
+    },
+    handler,
+  );
+  void streamAnthropic(
+    {
+      model: 'claude-sonnet-4-5',
+      max_tokens: 5,
+      messages: [
+        { role: 'user', content: [{ type: 'document', source: { type: 'text', media_type: 'text/plain', data: 'x' }, cache_control: { type: 'ephemeral' } }, { type: 'search_result', source: 's', title: 't', content: [] }] },
+        { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_1', name: 'f', input: {} }, { type: 'mcp_tool_use', id: 'mcptoolu_1', name: 'g', server_name: 's', input: {} }] },
+        { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: '42', is_error: false, cache_control: { type: 'ephemeral' } }] },
+      ],
+    },
+    handler,
+  );
+  void streamGemini(
+    {
+      model: 'gemini-2.5-flash',
+      contents: [
+        { parts: [{ text: 'Hi' }, { inlineData: { mimeType: 'image/png', data: 'AAAA' } }] },
+        { role: 'model', parts: [{ executableCode: { language: 'PYTHON', code: 'print(1)' } }, { functionCall: { name: 'f', args: {} }, thoughtSignature: 'c2ln' }] },
+        { role: 'user', parts: [{ functionResponse: { name: 'f', response: { result: 42 } } }] },
+      ],
+    },
+    handler,
+  );
+  void streamOllama(
+    {
+      model: 'llama3.2',
+      messages: [
+        { role: 'assistant', content: '', thinking: 'hmm', tool_calls: [{ function: { name: 'f', arguments: { a: 1 } } }] },
+        { role: 'tool', content: '42', tool_name: 'f' },
+      ],
+    },
+    handler,
+  );
+}
+
+// A misspelt role, content block or part field does not compile.
+export function messageMistakes(sdk: { readonly geminiContents: GeminiSdkContent[]; readonly ollamaMessages: OllamaSdkMessage[] }): void {
+  // @ts-expect-error TS2820 usr is not a role
+  void streamOpenAIChat({ model: 'gpt-4.1', messages: [{ role: 'usr', content: 'Hi' }] }, handler);
+  // @ts-expect-error TS2322 image is not a Chat content part type (image_url is)
+  void streamOpenAIChat({ model: 'gpt-4.1', messages: [{ role: 'user', content: [{ type: 'image', image_url: { url: 'x' } }] }] }, handler);
+  // @ts-expect-error TS2322 usr is not a role
+  void streamOpenAIResponses({ model: 'o4-mini', input: [{ role: 'usr', content: 'Hi' }] }, handler);
+  // @ts-expect-error TS2322 text is not a Responses content part type (input_text is)
+  void streamOpenAIResponses({ model: 'o4-mini', input: [{ role: 'user', content: [{ type: 'text', text: 'Hi' }] }] }, handler);
+  // @ts-expect-error TS2820 function_call_result is not an item type (function_call_output is)
+  void streamOpenAIResponses({ model: 'o4-mini', input: [{ type: 'function_call_result', call_id: 'c', output: '42' }] }, handler);
+  // @ts-expect-error TS2322 human is not a Messages role
+  void streamAnthropic({ model: 'claude-sonnet-4-5', max_tokens: 5, messages: [{ role: 'human', content: 'Hi' }] }, handler);
+  // @ts-expect-error TS2820 tool_results is not a block type (tool_result is)
+  void streamAnthropic({ model: 'claude-sonnet-4-5', max_tokens: 5, messages: [{ role: 'user', content: [{ type: 'tool_results', tool_use_id: 't', content: '42' }] }] }, handler);
+  // @ts-expect-error TS2322 txt is not a system block type
+  void streamAnthropic({ model: 'claude-sonnet-4-5', max_tokens: 5, system: [{ type: 'txt', text: 'Be brief.' }], messages: [] }, handler);
+  // @ts-expect-error TS2322 assistant is not a Gemini role (model is)
+  void streamGemini({ model: 'gemini-2.5-flash', contents: [{ role: 'assistant', parts: [{ text: 'Hi' }] }] }, handler);
+  // @ts-expect-error TS2561 txt is not a Part field (did you mean text?)
+  void streamGemini({ model: 'gemini-2.5-flash', contents: [{ role: 'user', parts: [{ txt: 'Hi' }] }] }, handler);
+  // @ts-expect-error TS2820 usr is not a role
+  void streamOllama({ model: 'llama3.2', messages: [{ role: 'usr', content: 'Hi' }] }, handler);
+  // @ts-expect-error TS2561 image is not a message field (did you mean images?)
+  void streamOllama({ model: 'llama3.2', messages: [{ role: 'user', content: 'Hi', image: ['AAAA'] }] }, handler);
+  // @ts-expect-error TS2322 Google's SDK types role as any string: narrow it to user | model first
+  void streamGemini({ model: 'gemini-2.5-flash', contents: sdk.geminiContents }, handler);
+  // @ts-expect-error TS2322 Ollama's SDK types role as any string: narrow it to one of Ollama's roles first
+  void streamOllama({ model: 'llama3.2', messages: sdk.ollamaMessages }, handler);
 }
 
 // Misspelt or mistyped fields do not compile.

@@ -11,9 +11,10 @@ import type { HttpStreamOutcome } from '../../lib/clients/stream-http';
 import type { StreamError } from '../../lib/handler/stream-error';
 import { trackedSource } from '../support/chunk-sources';
 import { startLoopbackServer, type Reply } from '../support/loopback-server';
+import { expectRejection } from '../support/rejection';
 import { recordingHandler, type RecordingHandler } from '../support/recording-handler';
 import { TRANSCRIPTS } from '../support/transcripts';
-import { withoutClientEnv } from './support/client-env';
+import { TEST_ENV_KEYS, withoutClientEnv } from './support/client-env';
 
 const KEY = 'sk-retry-test-key-0123456789';
 const CHAT = TRANSCRIPTS['openai-chat'];
@@ -86,7 +87,7 @@ function failure(run: Run): StreamError {
 
 describe('HTTP client retries (maxRetries)', function () {
   this.timeout(30_000);
-  withoutClientEnv();
+  withoutClientEnv(TEST_ENV_KEYS);
   let inMemory: RecordingHandler;
 
   before(async () => {
@@ -301,9 +302,9 @@ describe('HTTP client retries (maxRetries)', function () {
       expect([run.requests, failure(run).status]).to.deep.equal([1, 503]);
     });
 
-    it('throws a TypeError at once for a maxRetries that is not a whole number of at least 0', () => {
+    it('rejects with a TypeError for a maxRetries that is not a whole number of at least 0', async () => {
       for (const bad of [-1, 1.5, '2', Infinity]) {
-        expect(() => streamOpenAIChat({ model: 'm', messages: [] }, recordingHandler(), { maxRetries: bad as never })).to.throw(TypeError, 'Expected maxRetries to be a whole number of at least 0');
+        await expectRejection(() => streamOpenAIChat({ model: 'm', messages: [] }, recordingHandler(), { maxRetries: bad as never }), TypeError, 'Expected maxRetries to be a whole number of at least 0');
       }
     });
   });

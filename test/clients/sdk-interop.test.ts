@@ -7,6 +7,7 @@ import { trackedSource } from '../support/chunk-sources';
 import { startLoopbackServer, type LoopbackServer, type Reply } from '../support/loopback-server';
 import { recordingHandler, type RecordingHandler } from '../support/recording-handler';
 import { TRANSCRIPTS } from '../support/transcripts';
+import { expectRejection } from '../support/rejection';
 
 // The other way in: an official SDK sends the request (its auth, retries and options), and
 // partstream reads the raw response it hands back (`.asResponse()`), against a loopback server.
@@ -55,7 +56,7 @@ describe('official SDKs into consumeStream', function () {
         const client = new OpenAI({ apiKey: KEY, baseURL: `${server.url}/v1`, maxRetries: 0 });
         const stream = await client.chat.completions.create({ model: 'gpt-test', messages: [], stream: true });
         try {
-          expect(() => consumeStream(stream as never, recordingHandler(), { format: 'openai-chat' })).to.throw(
+          await expectRejection(() => consumeStream(stream as never, recordingHandler(), { format: 'openai-chat' }),
             TypeError,
             "Expected the raw bytes of a stream, got an SDK's parsed stream (an async iterable of event objects): pass the raw response instead, e.g. `await client.chat.completions.create({ ..., stream: true }).asResponse()`",
           );
@@ -70,7 +71,7 @@ describe('official SDKs into consumeStream', function () {
         const client = new OpenAI({ apiKey: KEY, baseURL: `${server.url}/v1`, maxRetries: 0 });
         const pending = client.chat.completions.create({ model: 'gpt-test', messages: [], stream: true });
         try {
-          expect(() => consumeStream(pending as never, recordingHandler(), { format: 'openai-chat' })).to.throw(TypeError, 'got a promise (await it first)');
+          await expectRejection(() => consumeStream(pending as never, recordingHandler(), { format: 'openai-chat' }), TypeError, 'got a promise (await it first)');
         } finally {
           (await pending).controller.abort();
         }
@@ -117,7 +118,7 @@ describe('official SDKs into consumeStream', function () {
         helper.on('error', () => undefined);
         try {
           for (const parsed of [stream, helper]) {
-            expect(() => consumeStream(parsed as never, recordingHandler(), { format: 'anthropic' })).to.throw(TypeError, "got an SDK's parsed stream (an async iterable of event objects): pass the raw response instead");
+            await expectRejection(() => consumeStream(parsed as never, recordingHandler(), { format: 'anthropic' }), TypeError, "got an SDK's parsed stream (an async iterable of event objects): pass the raw response instead");
           }
         } finally {
           stream.controller.abort();

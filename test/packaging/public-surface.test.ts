@@ -81,6 +81,10 @@ const ROOT_NAMES = [
   'streamOllama', 'streamOpenAIChat', 'streamOpenAIResponses', 'systemMessage', 'textPart', 'toAnthropicMessages',
   'toGeminiContents', 'toOllamaMessages', 'toOpenAIChatMessages', 'toOpenAIResponsesInput', 'tokenUsage', 'toolCallPart',
   'toolExecutionRequest', 'toolExecutionResultMessage', 'toolResultPart', 'unknownPart', 'userMessage', 'withAttributes',
+  // The request message types, per provider
+  'AnthropicContentBlockType', 'AnthropicRequestBlock', 'AnthropicRequestMessage', 'GeminiRequestContent', 'GeminiRequestPart',
+  'OllamaRequestMessage', 'OpenAIChatContentPartType', 'OpenAIChatRequestMessage', 'OpenAIChatRole', 'OpenAIResponsesContentType',
+  'OpenAIResponsesItemType', 'OpenAIResponsesRequestItem', 'TypedBlock', 'WithOtherFields',
 ];
 
 const ADAPTER_NAMES = [

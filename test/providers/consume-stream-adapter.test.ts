@@ -6,6 +6,7 @@ import type { StreamingChatResponseHandler } from '../../lib/handler/types';
 import { aiMessage, chatResponse, completeToolCall, partialResponse, partialToolCall, responseMetadata } from '../../lib/handler/values';
 import type { MapperTarget, StreamMapper } from '../../lib/providers/stream-mapper';
 import type { SseFrame } from '../../lib/wire/types';
+import { expectRejection } from '../support/rejection';
 
 /** A body of SSE events, one chunk each (or all in one chunk). */
 async function* sse(events: ReadonlyArray<readonly [string, string]>, oneChunk = false): AsyncGenerator<string> {
@@ -231,32 +232,32 @@ describe('consumeStream with a provider author\'s adapter', () => {
     const user = recorder();
     const outcome = await consumeStream(sse([['text', 'a'], ['done', '.']]), user, { adapter: mapper });
     expect([user.lines, outcome.status]).to.deep.equal([['text a', 'complete a'], 'completed']);
-    expect(() => consumeStream(sse([]), recorder(), { adapter: mapper })).to.throw(
+    await expectRejection(() => consumeStream(sse([]), recorder(), { adapter: mapper }),
       TypeError,
       'Expected a StreamMapper that has not served a stream yet; pass a function that creates one per stream (() => new MyMapper())',
     );
   });
 
-  it('throws a TypeError at once for an adapter of the wrong kind', () => {
+  it('rejects with a TypeError for an adapter of the wrong kind', async () => {
     const handler = recorder();
     const body = sse([]);
-    expect(() => consumeStream(body, handler, { format: 'sse', adapter: 'mapper' as never })).to.throw(
+    await expectRejection(() => consumeStream(body, handler, { format: 'sse', adapter: 'mapper' as never }),
       TypeError,
       'Expected adapter to be a StreamMapper or a function that creates one, got string "mapper"',
     );
-    expect(() => consumeStream(body, handler, { format: 'anthropic', adapter: () => new ScriptMapper() } as never)).to.throw(
+    await expectRejection(() => consumeStream(body, handler, { format: 'anthropic', adapter: () => new ScriptMapper() } as never),
       TypeError,
       'Expected format to be sse or ndjson with an adapter, got string "anthropic"',
     );
-    expect(() => consumeStream(body, handler, { format: 'sse', adapter: () => ({ map() {} }) as never })).to.throw(
+    await expectRejection(() => consumeStream(body, handler, { format: 'sse', adapter: () => ({ map() {} }) as never }),
       TypeError,
       'Expected adapter to be or to return a StreamMapper (with map and end methods), got ',
     );
-    expect(() => consumeStream(body, handler, { adapter: () => ({ map: () => false, end: () => undefined }) } as never)).to.throw(
+    await expectRejection(() => consumeStream(body, handler, { adapter: () => ({ map: () => false, end: () => undefined }) } as never),
       TypeError,
       "Expected format (or the mapper's framing) to be sse or ndjson, got undefined",
     );
-    expect(() => consumeStream(body, handler, { format: 'ndjson', adapter: Object.assign(new ScriptMapper(), { framing: 'sse' }) } as never)).to.throw(
+    await expectRejection(() => consumeStream(body, handler, { format: 'ndjson', adapter: Object.assign(new ScriptMapper(), { framing: 'sse' }) } as never),
       TypeError,
       "Expected the mapper's framing to match format ndjson, got string \"sse\"",
     );

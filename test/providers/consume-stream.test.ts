@@ -10,6 +10,7 @@ import type { MapperTarget, StreamMapper } from '../../lib/providers/stream-mapp
 import type { SseFrame, WireFormat } from '../../lib/wire/types';
 import { trackedSource } from '../support/chunk-sources';
 import { recordingHandler, type RecordingHandler } from '../support/recording-handler';
+import { expectRejection } from '../support/rejection';
 
 /**
  * A tiny mapper: `{"text"}` → partial response, `{"stop": true}` ends the stream (terminal event),
@@ -387,26 +388,26 @@ describe('consumeStream', () => {
   describe('misuse', () => {
     const handler = recordingHandler();
 
-    it('throws a TypeError at once for a source that is not one', () => {
-      expect(() => consumeStream('data: x' as unknown as StreamSource, handler, { format: 'auto' })).to.throw(TypeError, 'Expected a Response');
+    it('rejects with a TypeError for a source that is not one', async () => {
+      await expectRejection(() => consumeStream('data: x' as unknown as StreamSource, handler, { format: 'auto' }), TypeError, 'Expected a Response');
     });
 
-    it('throws a TypeError at once for an unknown format', () => {
-      expect(() => consumeStream(trackedSource([]), handler, { format: 'sse' as WireFormat })).to.throw(
+    it('rejects with a TypeError for an unknown format', async () => {
+      await expectRejection(() => consumeStream(trackedSource([]), handler, { format: 'sse' as WireFormat }),
         TypeError,
         'Expected format to be one of openai-chat, openai-responses, anthropic, gemini, ollama, partstream, auto, got string "sse"',
       );
     });
 
-    it('throws a TypeError at once for an idle timeout that is not a positive number', () => {
-      expect(() => consumeStream(trackedSource([]), handler, { format: 'auto', idleTimeoutMs: 0 })).to.throw(
+    it('rejects with a TypeError for an idle timeout that is not a positive number', async () => {
+      await expectRejection(() => consumeStream(trackedSource([]), handler, { format: 'auto', idleTimeoutMs: 0 }),
         TypeError,
         'Expected idleTimeoutMs to be a positive number of milliseconds, got number 0',
       );
     });
 
-    it('throws a TypeError at once for a handler without onError', () => {
-      expect(() => consumeStream(trackedSource([]), { onCompleteResponse() {} } as never, { format: 'auto' })).to.throw(TypeError);
+    it('rejects with a TypeError for a handler without onError', async () => {
+      await expectRejection(() => consumeStream(trackedSource([]), { onCompleteResponse() {} } as never, { format: 'auto' }), TypeError);
     });
   });
 

@@ -177,7 +177,7 @@ describe('Reliability: the SSE decoder’s frame lists stay young', function () 
 const SCANNER_ARRAYS_SCRIPT = `
 const { OpenAIChatChunkReader } = require('./lib/providers/openai-chat/parse-openai-chat-chunk');
 const { GeminiChunkReader } = require('./lib/providers/gemini/parse-gemini-chunk');
-const { parseOpenAIResponsesEvent } = require('./lib/providers/openai-responses/parse-openai-responses-event');
+const { OpenAIResponsesEventReader } = require('./lib/providers/openai-responses/parse-openai-responses-event');
 function teach(read) {
   const kept = [];
   for (let round = 0; round < 30; round++) {
@@ -191,12 +191,13 @@ const chatChunk = (text) => JSON.stringify({ id: 'chatcmpl-1', object: 'chat.com
 chat.read(chatChunk('first'));
 const gemini = new GeminiChunkReader();
 const geminiChunk = (text) => JSON.stringify({ candidates: [{ content: { parts: [{ text }], role: 'model' }, index: 0 }], usageMetadata: { promptTokenCount: 1 }, modelVersion: 'g', responseId: 'r' });
+const responses = new OpenAIResponsesEventReader();
 const responsesEvent = (i) => JSON.stringify({ type: 'response.output_text.delta', sequence_number: i, item_id: 'msg_1', output_index: 0, content_index: 0, delta: 'token ' + i, logprobs: [] });
 const words = [];
 for (const [name, read, arrays] of [
   ['chat', (i) => chat.read(chatChunk('token ' + i)), (event) => [event.choices]],
   ['gemini', (i) => gemini.read(geminiChunk('token ' + i)), (event) => [event.candidates, event.candidates[0].content.parts]],
-  ['responses', (i) => parseOpenAIResponsesEvent(responsesEvent(i)), (event) => [event.logprobs]],
+  ['responses', (i) => responses.read(responsesEvent(i)), (event) => [event.logprobs]],
 ]) {
   const kept = teach(read);
   const next = read(kept.length);

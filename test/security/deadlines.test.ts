@@ -7,7 +7,7 @@ import type { ChunkReader } from '../../lib/transport/byte-source';
 import { streamOpenAIChat } from '../../lib/clients/http-clients';
 import { DEFAULT_IDLE_TIMEOUT_MS } from '../../lib/clients/stream-http';
 import { StreamError } from '../../lib/handler/stream-error';
-import { within } from '../support/http-clients';
+import { TEST_API_KEY, within } from '../support/http-clients';
 import { startLoopbackServer } from '../support/loopback-server';
 import { recordingHandler, type RecordingHandler } from '../support/recording-handler';
 
@@ -126,7 +126,7 @@ describe('Hostile input: deadlines', () => {
       try {
         const handler = recordingHandler();
         const started = Date.now();
-        const pending = streamOpenAIChat({ model: 'gpt-test', messages: [] }, handler, { baseUrl: server.url, timeoutMs: 500 });
+        const pending = streamOpenAIChat({ model: 'gpt-test', messages: [] }, handler, { baseUrl: server.url, apiKey: TEST_API_KEY, timeoutMs: 500 });
         expect(await within(pending, 5000), 'the stream ended within 5 s').to.equal(true);
         const outcome = await pending;
         expect(Date.now() - started, 'not before the deadline').to.be.at.least(450);
@@ -146,7 +146,7 @@ describe('Hostile input: deadlines', () => {
       const server = await muteServer();
       try {
         const handler = recordingHandler();
-        const pending = streamOpenAIChat({ model: 'gpt-test', messages: [] }, handler, { baseUrl: server.url, timeoutMs: 300 });
+        const pending = streamOpenAIChat({ model: 'gpt-test', messages: [] }, handler, { baseUrl: server.url, apiKey: TEST_API_KEY, timeoutMs: 300 });
         expect(await within(pending, 5000), 'the stream ended within 5 s').to.equal(true);
         const outcome = await pending;
         expect(handler.calls).to.deep.equal([{ on: 'error', name: 'StreamError', kind: 'timeout', message: DEADLINE_MESSAGE(300) }]);
@@ -298,7 +298,7 @@ describe('Hostile input: deadlines', () => {
           return new Promise<Response>(() => undefined);
         };
         const handler = recordingHandler();
-        const pending = streamOpenAIChat({ model: 'gpt-test', messages: [] }, handler, { fetch: silentFetch });
+        const pending = streamOpenAIChat({ model: 'gpt-test', messages: [] }, handler, { fetch: silentFetch, apiKey: TEST_API_KEY });
         await clock.tickAsync(299_999);
         expect(handler.calls, 'nothing before 5 minutes').to.deep.equal([]);
         await clock.tickAsync(1);

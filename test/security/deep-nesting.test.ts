@@ -53,6 +53,9 @@ const SCRIPT = `
       sse('content_block_delta', '{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":' + JSON.stringify(deep('1')) + '}}'),
       sse('content_block_stop', '{"type":"content_block_stop","index":0}'),
     ])],
+    openaiDelta: ['openai-chat',
+      chat('{"id":"c","object":"chat.completion.chunk","model":"m","choices":[{"index":0,"delta":{"content":"x","extra":' + deep('1') + '},"finish_reason":null}]}') +
+      chat('{"id":"c","object":"chat.completion.chunk","model":"m","choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}') + 'data: [DONE]\\n\\n'],
     openaiArguments: ['openai-chat',
       chat('{"id":"c","object":"chat.completion.chunk","model":"m","choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"t","type":"function","function":{"name":"f","arguments":' + JSON.stringify(deep('1')) + '}}]},"finish_reason":null}]}') +
       chat('{"id":"c","object":"chat.completion.chunk","model":"m","choices":[{"index":0,"delta":{},"finish_reason":"tool_calls"}]}') + 'data: [DONE]\\n\\n'],
@@ -141,8 +144,146 @@ describe('Deeply nested input never overflows the stack', () => {
     expect(seen('openaiArguments')).to.deep.equal({ args: ['deep'], raw: 0, terminal: ['complete'] });
   });
 
+  it('an OpenAI chunk whose delta holds a field nested 100,000 deep is read (and surfaces raw), no RangeError', () => {
+    expect(seen('openaiDelta')).to.deep.equal({ args: [], raw: 1, terminal: ['complete'] });
+  });
+
   it('the CLI --json view writes a raw event nested 100,000 deep as one exact line', () => {
     expect(seen('cliJsonView')).to.deep.equal({ args: ['exact'], raw: 1, terminal: ['complete'], jsonLines: 1 });
+  });
+});
+
+/**
+ * Replay and the request side, in a child process of its own: a conversation whose tool
+ * arguments nest DEPTH deep goes back to each provider through its converter and its HTTP client
+ * (a loopback server records the body), and the JSON forms of parts meet deep values.
+ */
+const REPLAY_SCRIPT = `
+  const http = require('node:http');
+  const lib = require(${JSON.stringify(require.resolve('../../lib/index'))});
+  const D = ${DEPTH};
+  const deep = (leaf) => '{"a":'.repeat(D) + leaf + '}'.repeat(D);
+  const args = deep('1');
+  (async () => {
+    const bodies = [];
+    const server = http.createServer((request, response) => {
+      const chunks = [];
+      request.on('data', (chunk) => chunks.push(chunk));
+      request.on('end', () => {
+        bodies.push(Buffer.concat(chunks).toString('utf8'));
+        response.writeHead(400, { 'content-type': 'application/json' });
+        response.end('{"error":{"message":"no"}}');
+      });
+    });
+    await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const baseURL = 'http://127.0.0.1:' + server.address().port;
+    const call = lib.aiMessage([lib.toolCallPart({ id: 'call_1', name: 'f', arguments: args })]);
+    const messages = [lib.userMessage('hi'), call, lib.toolExecutionResultMessage(call.toolExecutionRequests[0], 'ok')];
+    const handler = { onCompleteResponse() {}, onError() {} };
+    const options = { apiKey: 'k', maxRetries: 0 };
+    const clients = {
+      gemini: () => lib.streamGemini({ model: 'm', ...lib.toGeminiContents(messages) }, handler, { ...options, baseURL }),
+      anthropic: () => lib.streamAnthropic({ model: 'm', max_tokens: 1, ...lib.toAnthropicMessages(messages) }, handler, { ...options, baseURL }),
+      ollama: () => lib.streamOllama({ model: 'm', ...lib.toOllamaMessages(messages) }, handler, { ...options, host: baseURL }),
+      openaiChat: () => lib.streamOpenAIChat({ model: 'm', ...lib.toOpenAIChatMessages(messages) }, handler, { ...options, baseURL }),
+      openaiResponses: () => lib.streamOpenAIResponses({ model: 'm', ...lib.toOpenAIResponsesInput(messages) }, handler, { ...options, baseURL }),
+    };
+    const result = {};
+    for (const [name, start] of Object.entries(clients)) {
+      bodies.length = 0;
+      try {
+        const outcome = await start();
+        const body = bodies[0] || '';
+        // The arguments go as an object (Gemini, Anthropic, Ollama) or as the JSON text (OpenAI).
+        result[name] = { status: outcome.status, kind: outcome.error && outcome.error.kind, sent: body.includes(':' + args) ? 'object' : body.includes(JSON.stringify(args)) ? 'text' : 'missing' };
+      } catch (error) {
+        result[name] = { threw: error.name + ': ' + error.message.slice(0, 80) };
+      }
+    }
+    server.close();
+    // Each case on its own: a throw is its result, and the next case still runs.
+    const attempt = (name, run) => {
+      try {
+        result[name] = run();
+      } catch (error) {
+        result[name] = error.name + ': ' + error.message.slice(0, 120);
+      }
+    };
+    attempt('partFromJSON', () => {
+      let value = 1;
+      for (let i = 0; i < D; i++) value = { a: value };
+      const unknown = lib.partFromJSON({ type: 'weird', x: value });
+      return { type: unknown.type, kind: unknown.kind, exact: unknown.rawJson === '{"type":"weird","x":' + deep('1') + '}' };
+    });
+    attempt('partToJSON', () => {
+      let nested = lib.textPart('leaf');
+      for (let i = 0; i < D; i++) nested = lib.toolResultPart({ id: 't', name: 'f', content: [nested] });
+      lib.partToJSON(nested);
+      return 'no error';
+    });
+    attempt('nestedFromJSON', () => {
+      let json = { type: 'text', text: 'leaf', attributes: {} };
+      for (let i = 0; i < D; i++) json = { type: 'tool_result', id: 't', name: 'f', content: [json], isError: false, attributes: {} };
+      let part = lib.partFromJSON(json);
+      let levels = 0;
+      while (part.type === 'tool_result') {
+        part = part.content[0];
+        levels++;
+      }
+      const rest = part.type === 'unknown' ? JSON.parse(part.rawJson) : null;
+      let restLevels = 0;
+      for (let node = rest; node !== null && node.type === 'tool_result'; node = node.content[0]) restLevels++;
+      return { levels, inner: part.type, kind: part.kind, restLevels };
+    });
+    console.log(JSON.stringify(result));
+  })().catch((error) => {
+    console.error(error && error.stack);
+    process.exit(1);
+  });
+`;
+
+describe('Replayed and serialised values of any depth never overflow the stack', () => {
+  let results: Record<string, unknown> = {};
+  let failure: string | null = null;
+
+  before(async function () {
+    this.timeout(90_000);
+    const outcome = await runIsolated(REPLAY_SCRIPT, { maxOldSpaceMb: 512, timeoutMs: 60_000 });
+    if (outcome.timedOut || outcome.code !== 0 || outcome.stderr !== '') {
+      failure = `timedOut ${outcome.timedOut}, code ${outcome.code}, stderr ${outcome.stderr.slice(0, 800)}`;
+      return;
+    }
+    results = JSON.parse(outcome.stdout) as Record<string, unknown>;
+  });
+
+  function seen(name: string): unknown {
+    expect(failure, 'the isolated run').to.equal(null);
+    expect(results, 'the isolated run').to.have.property(name);
+    return results[name];
+  }
+
+  for (const [name, sent] of [
+    ['gemini', 'object'],
+    ['anthropic', 'object'],
+    ['ollama', 'object'],
+    ['openaiChat', 'text'],
+    ['openaiResponses', 'text'],
+  ] as const) {
+    it(`${name}: a replayed tool call whose arguments nest 100,000 deep is sent exactly, no RangeError`, () => {
+      expect(seen(name)).to.deep.equal({ status: 'failed', kind: 'http', sent });
+    });
+  }
+
+  it('partFromJSON keeps an unknown object nested 100,000 deep whole as rawJson', () => {
+    expect(seen('partFromJSON')).to.deep.equal({ type: 'unknown', kind: 'weird', exact: true });
+  });
+
+  it('partToJSON refuses tool results nested 100,000 deep with a clear TypeError', () => {
+    expect(seen('partToJSON')).to.equal('TypeError: Expected tool results nested at most 100 deep in a part\'s content, got one nested deeper');
+  });
+
+  it('partFromJSON reads tool results nested 100,000 deep: 100 levels as parts, the rest kept whole as an unknown part', () => {
+    expect(seen('nestedFromJSON')).to.deep.equal({ levels: 100, inner: 'unknown', kind: 'tool_result', restLevels: 100_000 - 100 });
   });
 });
 

@@ -79,6 +79,21 @@ describe('maxFrameBytes (SPEC §11)', () => {
       }
     });
 
+    it('accepts an event exactly at the limit split at every point around its line ends (LF, CRLF, lone CR), while the format is checked too', async () => {
+      const line = 'data: {"choices":[{"index":0,"delta":{"content":"hi"}}]}';
+      for (const format of ['openai-chat', 'auto'] as const) {
+        for (const end of ['\n', '\r\n', '\r']) {
+          const body = `${line}${end}${end}data: [DONE]${end}${end}`;
+          for (let cut = line.length - 1; cut <= line.length + 2 * end.length + 1; cut++) {
+            const chunks = [body.slice(0, cut), body.slice(cut)];
+            const what = `${format} ${JSON.stringify(chunks)}`;
+            expect((await run(chunks, format, line.length)).outcome.status, what).to.equal('completed');
+            expectTooLarge(await run(chunks, format, line.length - 1), line.length - 1);
+          }
+        }
+      }
+    });
+
     it('keeps what was aggregated before the oversize event, in the same chunk or an earlier one', async () => {
       const before = chatDelta('Hel') + chatDelta('lo');
       const oversize = chatDelta('z'.repeat(5000));
@@ -117,6 +132,48 @@ describe('maxFrameBytes (SPEC §11)', () => {
       const over = await run(body, 'ollama', size - 1);
       expectTooLarge(over, size - 1);
       expect(text(over.outcome)).to.equal('hi');
+    });
+
+    describe('the line end never counts', () => {
+      // The done line decides; it is sent first (read while the format is checked) and after a
+      // short line (read by the line decoder), with each line end, whole and split at each point
+      // around its end.
+      const line = OLLAMA_DONE.slice(0, -1);
+      const size = line.length;
+      const short = ollamaLine('hi');
+      /** The body split before the line's last character, before its line end, inside it, and after it. */
+      function splits(before: string, end: string): string[][] {
+        const body = `${before}${line}${end}`;
+        const at = before.length + size;
+        return [[body], [body.slice(0, at - 1), body.slice(at - 1)], [body.slice(0, at), body.slice(at)], [body.slice(0, at + 1), body.slice(at + 1)], [...body]];
+      }
+
+      for (const format of ['ollama', 'auto'] as const) {
+        for (const before of ['', short]) {
+          const where = `${format}, ${before === '' ? 'first line' : 'second line'}`;
+          for (const end of ['\n', '\r\n']) {
+            it(`accepts a line of exactly maxFrameBytes ending in ${JSON.stringify(end)} and fails one character less (${where})`, async () => {
+              for (const chunks of splits(before, end)) {
+                const fits = await run(chunks, format, size);
+                expect(fits.outcome.status, JSON.stringify(chunks.slice(0, 3))).to.equal('completed');
+                expectTooLarge(await run(chunks, format, size - 1), size - 1);
+              }
+            });
+          }
+
+          it(`accepts a last line of exactly maxFrameBytes that ends with a lone CR and no LF (${where})`, async () => {
+            for (const chunks of splits(before, '\r')) {
+              expect((await run(chunks, format, size)).outcome.status, JSON.stringify(chunks.slice(0, 3))).to.equal('completed');
+            }
+          });
+        }
+      }
+
+      it('counts a lone CR inside a line (not a line end in NDJSON): the line is then one character longer', async () => {
+        const body = `${short}${line.slice(0, -1)}\r}\n`;
+        expectTooLarge(await run([body], 'ollama', size), size);
+        expect((await run([body], 'ollama', size + 1)).outcome.status).to.equal('completed');
+      });
     });
 
     it('keeps what was aggregated before the oversize line', async () => {

@@ -12,18 +12,15 @@ import { WIRE_FORMATS } from '../support/transcripts';
 
 const KEY = 'sk-SENTINEL-7f3a9c';
 
-/** How a failure surfaced: thrown at the call, or in the outcome (with the handler's onError). */
+/** How a failure surfaced: the call's promise rejected (a usage error), or in the outcome (with the handler's onError). */
 type Provoked = { readonly thrown: unknown } | { readonly outcome: StreamOutcome; readonly reported: readonly Error[] };
 
-async function provoke(format: WireFormat, options: HttpClientOptions): Promise<Provoked> {
+function provoke(format: WireFormat, options: HttpClientOptions): Promise<Provoked> {
   const handler = recordingHandler();
-  let pending: Promise<StreamOutcome>;
-  try {
-    pending = streamWithClient(format, handler, options);
-  } catch (thrown) {
-    return { thrown };
-  }
-  return { outcome: await pending, reported: handler.errors };
+  return streamWithClient(format, handler, options).then(
+    (outcome): Provoked => ({ outcome, reported: handler.errors }),
+    (thrown: unknown): Provoked => ({ thrown }),
+  );
 }
 
 /** Every view of an error the brief names: message, String, JSON (of it and of its spread), util.inspect with causes. */
@@ -176,4 +173,130 @@ describe('HTTP clients keep the API key and URL credentials out of every error',
       });
     });
   }
+});
+
+/** The key as a server may echo it inside JSON: escaped (`\u0073k-…`), with its slash escaped too. */
+const ESCAPED = `\\u0073k-SENTINEL-7f3a9c`;
+
+/** For each format: a stream (status 200) whose provider error echoes the key, after one event of content. */
+const IN_STREAM_ERRORS: Readonly<Record<WireFormat, { readonly body: string; readonly code: string | undefined; readonly contentType?: string }>> = {
+  'openai-chat':
+    {
+      body:
+        'data: {"id":"c1","object":"chat.completion.chunk","model":"m","choices":[{"index":0,"delta":{"content":"Hi"},"finish_reason":null}]}\n\n' +
+        `data: {"error":{"message":"bad key Bearer ${KEY}","type":"invalid_request_error","param":"${ESCAPED}","code":"invalid_api_key","${KEY}":1}}\n\n`,
+      code: 'invalid_api_key',
+    },
+  'openai-responses': {
+    body:
+      'event: response.created\ndata: {"type":"response.created","sequence_number":0,"response":{"id":"resp_1","object":"response","status":"in_progress","model":"m","output":[]}}\n\n' +
+      'event: response.output_item.added\ndata: {"type":"response.output_item.added","sequence_number":1,"output_index":0,"item":{"id":"msg_1","type":"message","status":"in_progress","role":"assistant","content":[]}}\n\n' +
+      'event: response.output_text.delta\ndata: {"type":"response.output_text.delta","sequence_number":2,"item_id":"msg_1","output_index":0,"content_index":0,"delta":"Hi"}\n\n' +
+      `event: error\ndata: {"type":"error","sequence_number":1,"code":"invalid_api_key","message":"bad key Bearer ${KEY}","param":"${ESCAPED}"}\n\n`,
+    code: 'invalid_api_key',
+  },
+  anthropic: {
+    body:
+      'event: message_start\ndata: {"type":"message_start","message":{"id":"msg_1","type":"message","role":"assistant","model":"c","content":[],"usage":{"input_tokens":1,"output_tokens":1}}}\n\n' +
+      'event: content_block_start\ndata: {"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}\n\n' +
+      'event: content_block_delta\ndata: {"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"Hi"}}\n\n' +
+      `event: error\ndata: {"type":"error","error":{"type":"authentication_error","message":"bad key ${KEY}","detail":"${ESCAPED}"}}\n\n`,
+    code: 'authentication_error',
+  },
+  gemini: {
+    body:
+      'data: {"candidates":[{"content":{"parts":[{"text":"Hi"}],"role":"model"},"index":0}],"modelVersion":"g"}\n\n' +
+      `data: {"error":{"code":401,"message":"API key not valid: ${KEY}","status":"UNAUTHENTICATED","details":[{"reason":"${ESCAPED}"}]}}\n\n`,
+    code: 'UNAUTHENTICATED',
+  },
+  ollama: {
+    body: `{"model":"m","created_at":"t","message":{"role":"assistant","content":"Hi"},"done":false}\n{"error":"bad key ${KEY} (${ESCAPED})"}\n`,
+    code: undefined,
+    contentType: 'application/x-ndjson',
+  },
+};
+
+/** For each format: a stream that surfaces an event echoing the key raw, then ends normally or with an error. */
+const RAW_WITH_KEY: Readonly<Record<WireFormat, string>> = {
+  'openai-chat': `data: {"object":"custom.notice","note":"key ${KEY}","escaped":"${ESCAPED}"}\n\n`,
+  'openai-responses': `event: response.custom_notice\ndata: {"type":"response.custom_notice","note":"key ${KEY}","escaped":"${ESCAPED}"}\n\n`,
+  anthropic: `event: custom_notice\ndata: {"type":"custom_notice","note":"key ${KEY}","escaped":"${ESCAPED}"}\n\n`,
+  gemini: `data: {"customNotice":"key ${KEY}","escaped":"${ESCAPED}"}\n\n`,
+  ollama:
+    `{"model":"m","created_at":"t","custom_notice":"key ${KEY}","escaped":"${ESCAPED}","done":false}\n` +
+    `{"event":null,"data":"a line with the two keys of an SSE event","note":"key ${KEY}"}\nkey ${KEY} is not JSON\n`,
+};
+
+/** The error event alone (the last event of the stream in IN_STREAM_ERRORS). */
+function errorEvent(format: WireFormat): string {
+  const { body } = IN_STREAM_ERRORS[format];
+  const end = format === 'ollama' ? '\n' : '\n\n';
+  return body.slice(body.lastIndexOf(end, body.length - end.length - 1) + end.length);
+}
+
+describe('HTTP clients keep the API key out of errors and raw events built from a 200 stream', () => {
+  for (const format of WIRE_FORMATS) {
+    describe(format, () => {
+      const { body, code, contentType = 'text/event-stream' } = IN_STREAM_ERRORS[format];
+
+      it('redacts a provider error event that echoes the key (message, body, frame, code, inspect, JSON, onError), as an HTTP error body is', async () => {
+        const provoked = await againstServer(format, { headers: { 'content-type': contentType }, body });
+        const error = streamError(expectNoSecret(provoked), 'provider');
+        for (const text of [error.message, JSON.stringify(error.body), String(error.frame ?? '')]) expect(text).not.to.include('SENTINEL');
+        expect(error.message).to.include('[redacted]');
+        expect(error.code).to.equal(code);
+        expect(JSON.stringify(error.body)).to.include('[redacted]');
+        // What was streamed before the error is kept.
+        expect('outcome' in provoked && provoked.outcome.status === 'failed' && provoked.outcome.partial.aiMessage.text).to.equal('Hi');
+        expect('outcome' in provoked && provoked.reported.length).to.equal(1);
+      });
+
+      it('redacts the key from a provider error sent as the first event (read while the format is checked)', async () => {
+        const error = streamError(expectNoSecret(await againstServer(format, { headers: { 'content-type': contentType }, body: errorEvent(format) })), 'provider');
+        expect(error.message).to.include('[redacted]');
+      });
+
+      for (const [what, text] of [
+        ['a first event of no known format', format === 'ollama' ? `not json ${KEY} ${ESCAPED}\n` : `data: not json ${KEY} ${ESCAPED}\n\n`],
+        ['a stream cut inside a frame', format === 'ollama' ? `{"model":"m","note":"${KEY} ${ESCAPED}` : `data: {"note":"${KEY} ${ESCAPED}`],
+      ] as const) {
+        it(`redacts the key from the error of ${what} that quotes the stream`, async () => {
+          const error = expectNoSecret(await againstServer(format, { headers: { 'content-type': contentType }, body: text }));
+          expect(StreamError.isInstance(error), String(error)).to.equal(true);
+        });
+      }
+
+      it('redacts the key from raw events (onUnmappedRawEvent), literally and JSON-escaped', async () => {
+        const handler = recordingHandler();
+        const server = await startLoopbackServer({ headers: { 'content-type': contentType }, body: `${RAW_WITH_KEY[format]}${errorEvent(format)}` });
+        try {
+          await streamWithClient(format, handler, { baseUrl: server.url, apiKey: KEY });
+        } finally {
+          await server.close();
+        }
+        const raw = handler.calls.filter((call) => call.on === 'unmappedRawEvent');
+        expect(raw.length, 'raw events').to.be.at.least(1);
+        for (const call of raw) {
+          const shown = [JSON.stringify(call), inspect(call, { depth: Infinity })];
+          for (const text of shown) expect(text).not.to.include('SENTINEL');
+          expect(JSON.stringify(call)).to.include('[redacted]');
+        }
+      });
+    });
+  }
+
+  it('leaves errors and raw events untouched when they hold no secret', async () => {
+    const handler = recordingHandler();
+    const server = await startLoopbackServer({ body: 'data: {"object":"custom.notice","note":"plain"}\n\ndata: {"error":{"message":"overloaded","code":"server_busy"}}\n\n' });
+    let outcome: StreamOutcome;
+    try {
+      outcome = await streamWithClient('openai-chat', handler, { baseUrl: server.url, apiKey: KEY });
+    } finally {
+      await server.close();
+    }
+    expect(handler.calls.filter((call) => call.on === 'unmappedRawEvent').map((call) => (call as { raw: unknown }).raw)).to.deep.equal([{ event: null, data: '{"object":"custom.notice","note":"plain"}' }]);
+    const error = streamError((outcome as { error: Error }).error, 'provider');
+    expect([error.message, error.code, error.body, error.frame]).to.deep.equal(['overloaded', 'server_busy', { message: 'overloaded', code: 'server_busy' }, '{"error":{"message":"overloaded","code":"server_busy"}}']);
+    expect(handler.errors[0]).to.equal(error);
+  });
 });

@@ -6,6 +6,7 @@ import { openChunkReader } from '../../lib/transport/byte-source';
 import { streamOpenAIChat } from '../../lib/clients/http-clients';
 import { ChatStream } from '../../lib/stream/chat-stream';
 import { trackedSource, type TrackedSource } from '../support/chunk-sources';
+import { TEST_API_KEY } from '../support/http-clients';
 import { recordingHandler } from '../support/recording-handler';
 
 const STREAMS = 10_000;
@@ -141,7 +142,7 @@ describe('Hostile input: many streams sharing one AbortSignal', () => {
     let during = -1;
     const { result: outcomes, warnings } = await warningsDuring(async () => {
       const pending: Promise<StreamOutcome>[] = [];
-      for (let i = 0; i < 20; i++) pending.push(streamOpenAIChat({ model: 'gpt-test', messages: [] }, recordingHandler(), { fetch: stalledFetch, signal: shared.signal }));
+      for (let i = 0; i < 20; i++) pending.push(streamOpenAIChat({ model: 'gpt-test', messages: [] }, recordingHandler(), { fetch: stalledFetch, apiKey: TEST_API_KEY, signal: shared.signal }));
       await new Promise((resolve) => setImmediate(resolve));
       during = abortListeners(shared.signal);
       shared.abort();

@@ -22,14 +22,17 @@ export const STREAM_CONTENT_TYPE: Readonly<Record<WireFormat, string>> = {
   ollama: 'application/x-ndjson',
 };
 
+/** The API key `streamWithClient` sends unless told otherwise (the clients refuse to send none). */
+export const TEST_API_KEY = 'sk-test-key-0000';
+
 /**
  * Calls the HTTP client of a format with a minimal request. Retries are off unless `maxRetries`
  * is given: the tests using this check what one request does (test/providers/http/retries.test.ts
- * checks retrying).
+ * checks retrying). The key is `TEST_API_KEY` unless `apiKey` is given.
  */
 export function streamWithClient(format: WireFormat, handler: StreamingChatResponseHandler, given: HttpClientOptions): Promise<StreamOutcome> {
-  const messages = [{ role: 'user', content: 'Hi' }];
-  const options: HttpClientOptions = { maxRetries: 0, ...given };
+  const messages = [{ role: 'user' as const, content: 'Hi' }];
+  const options: HttpClientOptions = { maxRetries: 0, apiKey: TEST_API_KEY, ...given };
   switch (format) {
     case 'openai-chat':
       return streamOpenAIChat({ model: 'gpt-test', messages }, handler, options);

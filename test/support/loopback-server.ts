@@ -106,6 +106,8 @@ export async function startLoopbackServer(
     const seen = { method: request.method ?? 'GET', url: request.url ?? '/', headers: request.headers, body };
     const state = { closedByClient: false, finished: false };
     const socket = request.socket;
+    // A kept-alive connection serves many requests of one test, each listening for its close.
+    if (socket.getMaxListeners() !== 0) socket.setMaxListeners(0);
     const closed = new Promise<void>((resolve) => {
       if (socket.destroyed) resolve();
       else socket.once('close', () => resolve());

@@ -2,6 +2,7 @@ import { parseJsonObject, type JsonObject } from '../../wire/read-json';
 import { plain, unescapeJsonString } from '../kit/plain-json';
 import { detached } from '../../wire/detached-slice';
 import { arrayOf } from '../../wire/fresh-array';
+import { frozenJsonCopy } from '../../handler/frozen-json';
 
 // Gemini streams one whole GenerateContentResponse per token, compact and in a fixed key order:
 //   {"candidates":[{"content":{"parts":[{"text":"Hi"}],"role":"model"},"index":0}],
@@ -10,9 +11,11 @@ import { arrayOf } from '../../wire/fresh-array';
 // the candidates — usage, model, id — and it often repeats chunk after chunk. When a chunk of that
 // form repeats the rest of the one before, its text is sliced out (unescaped through JSON.parse
 // only when it holds a backslash), the candidates are built here, and the rest — parsed once, at
-// its first repeat — is reused: its values are then shared by the chunks of one reader (one
-// stream), which only reads them (the metadata a caller gets is copied and frozen). Everything
-// else goes through JSON.parse whole; a rest that keeps changing is looked at ever more rarely.
+// its first repeat — is reused. Its values are then shared by the chunks of one reader (one
+// stream), so they are deeply frozen: a mapper that wrote into one chunk's value would otherwise
+// change the next chunk's. A rest that holds `candidates` again (a repeated key) is never reused:
+// the candidates are the values a mapper works on. Everything else goes through JSON.parse whole;
+// a rest that keeps changing is looked at ever more rarely.
 
 const PREFIX = '{"candidates":[{"content":{"parts":[{"text":"';
 /** What follows a text's closing quote up to the rest of the chunk, for a text and a thought part. */
@@ -46,7 +49,7 @@ const Chunk = plain(function (this: Record<string, unknown>, candidates: unknown
 /** The longest run of chunks parsed whole after a rest changed before looking again. */
 const MAX_PAUSE = 64;
 
-/** The rest of a chunk after its candidates, as JSON.parse reads it. */
+/** The rest of a chunk after its candidates, as JSON.parse reads it, every value deeply frozen. */
 interface Rest {
   readonly keys: readonly string[];
   readonly values: readonly unknown[];
@@ -132,11 +135,12 @@ function parseRest(text: string): Rest | null {
   // Not a key first (`}` alone would read as an empty object where JSON.parse fails).
   if (text.charCodeAt(0) !== 34 /* " */) return null;
   const parsed = parseJsonObject(`{${text}`);
-  // `__proto__` is an own key to JSON.parse, a prototype to assignment. (A repeated `candidates`
-  // replaces the first one's value in place, as JSON.parse does.)
-  if (parsed === undefined || hasOwn(parsed, '__proto__')) return null;
+  // `__proto__` is an own key to JSON.parse, a prototype to assignment. A repeated `candidates`
+  // would be shared by every chunk of the rest: such chunks are parsed whole.
+  if (parsed === undefined || hasOwn(parsed, '__proto__') || hasOwn(parsed, 'candidates')) return null;
   const keys = Object.keys(parsed);
-  return { keys, values: keys.map((key) => parsed[key]) };
+  // Frozen, as they are shared by the chunks that repeat the rest (plain JSON: the copy cannot fail).
+  return { keys, values: keys.map((key) => frozenJsonCopy(parsed[key], key)) };
 }
 
 function hasOwn(object: JsonObject, key: string): boolean {

@@ -1,6 +1,7 @@
 import { isJsonObject, parseJsonObject, type JsonObject } from '../../wire/read-json';
 import { plain } from '../kit/plain-json';
 import { arrayOf } from '../../wire/fresh-array';
+import { stringifyJson } from '../../wire/stringify-json';
 
 // Every chunk of a Chat Completions stream repeats the same envelope around its delta:
 //   {"id":"chatcmpl-…","object":"chat.completion.chunk","created":…,"model":"…",
@@ -85,9 +86,12 @@ const LEARN_ATTEMPTS = 8;
 
 /** What a reader learned of a stream's envelope. */
 interface Envelope {
-  /** The chunk the envelope was learned from (its primitive fields are copied into each chunk read). */
+  /**
+   * A copy of the chunk the envelope was learned from (its primitive fields are copied into each
+   * chunk read): never the chunk itself, which its mapper may write into.
+   */
   readonly chunk: JsonObject;
-  /** Its one choice. */
+  /** A copy of its one choice. */
   readonly choice: JsonObject;
   /** The text up to the delta, `"delta":` included. */
   readonly before: string;
@@ -144,9 +148,10 @@ function learn(chunk: JsonObject, data: string): Envelope | null {
   const choice: unknown = choices[0];
   if (!isJsonObject(choice) || !isJsonObject(choice.delta)) return null;
   if (!primitivesBut(chunk, 'choices') || !primitivesBut(choice, 'delta')) return null;
-  if (JSON.stringify(chunk) !== data) return null;
+  // stringifyJson: a delta may nest deeper than JSON.stringify can recurse (SPEC §11).
+  if (stringifyJson(chunk) !== data) return null;
   const at = data.indexOf('"delta":{');
-  const deltaText = JSON.stringify(choice.delta);
+  const deltaText = stringifyJson(choice.delta) as string;
   if (at === -1 || !data.startsWith(deltaText, at + 8)) return null;
   const keys = Object.keys(chunk);
   const last = keys[keys.length - 1];
@@ -154,8 +159,9 @@ function learn(chunk: JsonObject, data: string): Envelope | null {
   const obfuscated = last === OBFUSCATION && typeof obfuscation === 'string';
   const afterEnd = obfuscated ? data.length - JSON.stringify(obfuscation).length - 1 : data.length;
   return {
-    chunk,
-    choice,
+    // Spread defines own keys (a `__proto__` key stays one); every field but choices / delta is a primitive.
+    chunk: { ...chunk },
+    choice: { ...choice },
     before: copied(data.slice(0, at + 8)),
     after: copied(data.slice(at + 8 + deltaText.length, afterEnd)),
     obfuscated,

@@ -14,7 +14,7 @@ import { openAIResponsesUsage } from './openai-responses-usage';
 import type { ResponsesOutputItem, ResponsesResponse, ResponsesStreamEvent } from './openai-responses-wire';
 import { DoneItemKey } from './done-item-key';
 import { outputItemPart } from './output-item-part';
-import { parseOpenAIResponsesEvent } from './parse-openai-responses-event';
+import { OpenAIResponsesEventReader } from './parse-openai-responses-event';
 import { StreamedTextLedger } from './streamed-text-ledger';
 import { customCallAttributes, isClientToolCall, itemAttributes } from './item-attributes';
 
@@ -75,6 +75,7 @@ type Fragment = 'text' | 'thinking';
 export class OpenAIResponsesMapper implements StreamMapper<SseFrame> {
   readonly framing = 'sse';
   private readonly out = new MapperOutput();
+  private readonly events = new OpenAIResponsesEventReader();
   private readonly calls = new ToolCallAccumulator<string>();
   /** Item ids of calls whose name is known (a call completes only with a name). */
   private readonly named = new Set<string>();
@@ -92,7 +93,7 @@ export class OpenAIResponsesMapper implements StreamMapper<SseFrame> {
   /** Maps one SSE frame; returns true once a terminal event was seen. */
   map(frame: SseFrame, target: MapperTarget): boolean {
     checkSseFrame(frame);
-    const event = parseOpenAIResponsesEvent(frame.data) as (ResponsesStreamEvent & JsonObject) | undefined;
+    const event = this.events.read(frame.data) as (ResponsesStreamEvent & JsonObject) | undefined;
     if (event === undefined) return this.out.unreadable(target, frame);
     const type = sseEventType(event, frame);
     switch (type) {

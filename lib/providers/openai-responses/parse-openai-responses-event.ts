@@ -60,51 +60,51 @@ const ItemDelta = plain(function (this: Record<string, unknown>, type: string, s
 const COMPACT_DELTA =
   /^\{"type":"response\.(output_text|reasoning_summary_text|function_call_arguments|reasoning_text|custom_tool_call_input)\.delta"(?:,"sequence_number":(0|[1-9]\d{0,8}))?,"item_id":"([^"\\\x00-\x1f]*)","output_index":(0|[1-9]\d{0,8})(?:,"(content_index|summary_index)":(0|[1-9]\d{0,8}))?,"delta":"((?:[^"\\\x00-\x1f]|\\.)*)"(,"logprobs":\[\])?(?:,"obfuscation":"([^"\\\x00-\x1f]*)")?\}$/;
 
-
 /**
- * The last item id read: the next event of the same item gets the same string instead of a copy
- * of its own (the value is the same; one short string is kept).
+ * Reads the events of one Responses stream as `JSON.parse` would (undefined when the data is not
+ * a JSON object), the per-token delta events of the wire's compact form without it. One reader per
+ * stream: consecutive events of one item get the same string for their item id (the value is the
+ * same; one short string is kept, by the reader, never between streams).
  */
-let lastItemId = '';
+export class OpenAIResponsesEventReader {
+  /** The last item id read. */
+  private lastItemId = '';
 
-/**
- * Parses a Responses event's data as `JSON.parse` would (undefined when it is not a JSON object),
- * reading the per-token delta events of the wire's compact form without it.
- */
-export function parseOpenAIResponsesEvent(data: string): JsonObject | undefined {
-  return readDelta(data) ?? parseJsonObject(data);
-}
-
-/** The event when `data` is exactly a compact delta event of a kind read here; else null. */
-function readDelta(data: string): JsonObject | null {
-  const match = COMPACT_DELTA.exec(data);
-  if (match === null) return null;
-  const [, kind, sequence, itemId, outputIndex, indexKey, index, rawDelta, logprobs, obfuscation] = match;
-  const delta = rawDelta.includes('\\') ? unescapeJsonString(rawDelta) : detached(rawDelta);
-  if (delta === null) return null;
-  const seq = sequence === undefined ? -1 : Number(sequence);
-  const id = sameItemId(itemId);
-  const output = Number(outputIndex);
-  const empty = logprobs !== undefined;
-  const obfuscated = obfuscation === undefined ? null : detached(obfuscation);
-  if (indexKey === undefined) {
-    if (kind === 'function_call_arguments') return new ItemDelta('response.function_call_arguments.delta', seq, id, output, -1, delta, empty, obfuscated);
-    if (kind === 'custom_tool_call_input') return new ItemDelta('response.custom_tool_call_input.delta', seq, id, output, -1, delta, empty, obfuscated);
-    return null;
+  /** Parses one frame's data. */
+  read(data: string): JsonObject | undefined {
+    return this.readDelta(data) ?? parseJsonObject(data);
   }
-  const at = Number(index);
-  if (indexKey === 'content_index') {
-    if (kind === 'output_text') return new ContentDelta('response.output_text.delta', seq, id, output, at, delta, empty, obfuscated);
-    if (kind === 'reasoning_text') return new ContentDelta('response.reasoning_text.delta', seq, id, output, at, delta, empty, obfuscated);
-    return null;
+
+  /** The item id as the last one's string when it is the same, else as a string of its own (remembered). */
+  private sameItemId(itemId: string): string {
+    if (itemId === this.lastItemId) return this.lastItemId;
+    this.lastItemId = detached(itemId);
+    return this.lastItemId;
   }
-  return kind === 'reasoning_summary_text' ? new SummaryDelta('response.reasoning_summary_text.delta', seq, id, output, at, delta, empty, obfuscated) : null;
-}
 
-/** The item id as the last one's string when it is the same, else as a string of its own (remembered). */
-function sameItemId(itemId: string): string {
-  if (itemId === lastItemId) return lastItemId;
-  lastItemId = detached(itemId);
-  return lastItemId;
+  /** The event when `data` is exactly a compact delta event of a kind read here; else null. */
+  private readDelta(data: string): JsonObject | null {
+    const match = COMPACT_DELTA.exec(data);
+    if (match === null) return null;
+    const [, kind, sequence, itemId, outputIndex, indexKey, index, rawDelta, logprobs, obfuscation] = match;
+    const delta = rawDelta.includes('\\') ? unescapeJsonString(rawDelta) : detached(rawDelta);
+    if (delta === null) return null;
+    const seq = sequence === undefined ? -1 : Number(sequence);
+    const id = this.sameItemId(itemId);
+    const output = Number(outputIndex);
+    const empty = logprobs !== undefined;
+    const obfuscated = obfuscation === undefined ? null : detached(obfuscation);
+    if (indexKey === undefined) {
+      if (kind === 'function_call_arguments') return new ItemDelta('response.function_call_arguments.delta', seq, id, output, -1, delta, empty, obfuscated);
+      if (kind === 'custom_tool_call_input') return new ItemDelta('response.custom_tool_call_input.delta', seq, id, output, -1, delta, empty, obfuscated);
+      return null;
+    }
+    const at = Number(index);
+    if (indexKey === 'content_index') {
+      if (kind === 'output_text') return new ContentDelta('response.output_text.delta', seq, id, output, at, delta, empty, obfuscated);
+      if (kind === 'reasoning_text') return new ContentDelta('response.reasoning_text.delta', seq, id, output, at, delta, empty, obfuscated);
+      return null;
+    }
+    return kind === 'reasoning_summary_text' ? new SummaryDelta('response.reasoning_summary_text.delta', seq, id, output, at, delta, empty, obfuscated) : null;
+  }
 }
-

@@ -76,3 +76,13 @@ export function replyStreamReads(value: unknown): RelayStreamRead[] | null {
   for (let i = 0; i < items.length; i += 2) reads.push({ key: replyString(items[i]), entries: replyStreamEntries(items[i + 1]) });
   return reads;
 }
+
+/** A flat `[field, value, …]` list as a Map, the first value of a repeated field winning. */
+export function firstFieldValues(flat: readonly string[]): Map<string, string> {
+  const fields = new Map<string, string>();
+  for (let i = 0; i + 1 < flat.length; i += 2) {
+    const name = flat[i] as string;
+    if (!fields.has(name)) fields.set(name, flat[i + 1] as string);
+  }
+  return fields;
+}

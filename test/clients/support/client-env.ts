@@ -9,16 +9,22 @@ export const CLIENT_ENV_VARIABLES = [
   'OLLAMA_HOST',
 ] as const;
 
+/** A key the test suites set in the clients' key variables (`withoutClientEnv(TEST_ENV_KEYS)`), so that a request may be sent. */
+export const TEST_ENV_KEYS = { OPENAI_API_KEY: 'sk-env-test-0000', ANTHROPIC_API_KEY: 'sk-env-test-0000', GEMINI_API_KEY: 'sk-env-test-0000' } as const;
+
 /**
  * Mocha hooks that unset the clients' environment variables around a suite (so that a developer's
- * own `OPENAI_API_KEY` neither leaks into a test server nor changes a URL) and put them back after.
+ * own `OPENAI_API_KEY` neither leaks into a test server nor changes a URL), then set `variables`,
+ * and put them all back after.
  */
-export function withoutClientEnv(): void {
+export function withoutClientEnv(variables: Partial<Record<(typeof CLIENT_ENV_VARIABLES)[number], string>> = {}): void {
   const saved = new Map<string, string | undefined>();
   before(() => {
     for (const name of CLIENT_ENV_VARIABLES) {
       saved.set(name, process.env[name]);
-      delete process.env[name];
+      const value = variables[name];
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
     }
   });
   after(() => {

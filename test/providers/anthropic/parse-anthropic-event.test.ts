@@ -5,9 +5,13 @@ import sinon from 'sinon';
 import { parseAnthropicEvent } from '../../../lib/providers/anthropic/parse-anthropic-event';
 import { retainedByScript } from '../../support/heap-script';
 import { jsonObjectReference } from '../../support/json-object-reference';
+import { mutateAfterRead } from '../shared/mutate-after-read';
 
 function agrees(data: string): void {
-  expect(parseAnthropicEvent(data), JSON.stringify(data)).to.deep.equal(jsonObjectReference(data));
+  const read = parseAnthropicEvent(data);
+  expect(read, JSON.stringify(data)).to.deep.equal(jsonObjectReference(data));
+  // Written over, as a mapper may: the next read must not see it.
+  mutateAfterRead(read);
 }
 
 const DELTA_KEYS = [

@@ -53,4 +53,16 @@ describe('GeminiMapper on compact chunks', () => {
       { seed: 1919, numRuns: 1000 },
     );
   });
+
+  it('maps chunks whose repeated rest holds a second candidates key with a function call as JSON.parse reads them', () => {
+    // JSON.parse keeps the last of two equal keys (at the first one's place): each chunk's call is
+    // the one its own text sends, seeded with {"x":1} and given "y" by its partialArgs.
+    const call = '"candidates":[{"content":{"parts":[{"functionCall":{"name":"f","args":{"x":1},"partialArgs":[{"jsonPath":"$.y","stringValue":"s"}]}}],"role":"model"},"index":0}]';
+    const data = `{"candidates":[{"content":{"parts":[{"text":"a"}],"role":"model"},"index":0}],${call},"modelVersion":"m"}`;
+    const frames = (text: string): SseFrame[] => [...new Array<SseFrame>(4).fill({ event: null, data: text }), { event: null, data: JSON.stringify(FINISH) }];
+    const compact = outcome(frames(data));
+    expect(compact).to.deep.equal(outcome(frames(`{ ${data.slice(1)}`)));
+    const calls = (compact as { steps: Step[] }).steps.filter((step) => step[0] === 'tool');
+    expect(calls.map((step) => step[4])).to.deep.equal(['{"x":1,"y":"s"}', '{"x":1,"y":"s"}', '{"x":1,"y":"s"}', '{"x":1,"y":"s"}']);
+  });
 });

@@ -5,6 +5,7 @@ import sinon from 'sinon';
 import { GeminiChunkReader } from '../../../lib/providers/gemini/parse-gemini-chunk';
 import { retainedByScript } from '../../support/heap-script';
 import { jsonObjectReference } from '../../support/json-object-reference';
+import { mutateAfterRead } from '../shared/mutate-after-read';
 
 /** Every object and array in `value`, with its path. */
 function containers(value: unknown, path = '$', out: Array<[string, object]> = []): Array<[string, object]> {
@@ -15,12 +16,20 @@ function containers(value: unknown, path = '$', out: Array<[string, object]> = [
   return out;
 }
 
-/** Deep-equal to JSON.parse's, with the same prototypes, key order and serialization. */
+/**
+ * Deep-equal to JSON.parse's, with the same prototypes, key order and serialization; then written
+ * over, as a mapper may (the next read must not see it).
+ */
 function agrees(reader: GeminiChunkReader, data: string): void {
   const read = reader.read(data);
   const expected = jsonObjectReference(data);
   expect(read, JSON.stringify(data)).to.deep.equal(expected);
   if (expected === undefined) return;
+  checkShape(read, expected);
+  mutateAfterRead(read);
+}
+
+function checkShape(read: unknown, expected: unknown): void {
   expect(JSON.stringify(read)).to.equal(JSON.stringify(expected));
   const mine = containers(read);
   const theirs = containers(expected);
@@ -131,19 +140,41 @@ describe('GeminiChunkReader', () => {
     expect(({} as Record<string, unknown>).polluted).to.equal(undefined);
   });
 
+  /** A key already in the rest (or `candidates`) given a second time, first or last: JSON.parse keeps the last value. */
+  const CALL = '[{"content":{"parts":[{"functionCall":{"name":"f","args":{"x":1},"partialArgs":[{"jsonPath":"$.y","stringValue":"s"}]}}],"role":"model"},"index":0}]';
   const rest = fc.oneof(
     fc.constant(REST),
+    fc.constant(`"candidates":${CALL},${REST}`),
+    fc.constant(`${REST.slice(0, -1)},"candidates":${CALL}}`),
+    fc.constant(`${USAGE},"modelVersion":"a",${USAGE.replace('9,', '10,')},"modelVersion":"b"}`),
+    fc
+      .tuple(fc.dictionary(fc.string({ maxLength: 4 }), fc.jsonValue({ maxDepth: 2 }), { minKeys: 1, maxKeys: 3 }), fc.jsonValue({ maxDepth: 2 }), fc.boolean())
+      .map(([fields, again, first]) => {
+        const text = JSON.stringify(fields).slice(1, -1);
+        const repeated = `${JSON.stringify(Object.keys(fields)[0])}:${JSON.stringify(again)}`;
+        return first ? `${repeated},${text}}` : `${text},${repeated}}`;
+      }),
     fc.string({ unit: 'binary', maxLength: 6 }).map((id) => `${USAGE},"modelVersion":"gemini-2.5-pro","responseId":${JSON.stringify(id)}}`),
     fc.dictionary(fc.string({ maxLength: 4 }), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 3 }).map((fields) => JSON.stringify(fields).slice(1)),
   );
 
-  it('equals JSON.parse on compact chunks of any text and rest, in any sequence (property)', () => {
+  it('equals JSON.parse on compact chunks of any text and rest (repeated keys included), in any sequence, each read written over after it (property)', () => {
     fc.assert(
       fc.property(fc.array(fc.tuple(fc.string({ unit: 'binary' }), fc.boolean(), rest), { minLength: 1, maxLength: 6 }), (chunks) => {
         const reader = new GeminiChunkReader();
         for (const [text, thought, tail] of chunks) agrees(reader, compact(text, thought, tail));
       }),
       { seed: 1717, numRuns: 1500 },
+    );
+  });
+
+  it('equals JSON.parse on runs of compact chunks that repeat one rest (repeated keys included), each read written over after it (property)', () => {
+    fc.assert(
+      fc.property(rest, fc.array(fc.tuple(fc.string({ unit: 'binary', maxLength: 6 }), fc.boolean()), { minLength: 2, maxLength: 5 }), (tail, chunks) => {
+        const reader = new GeminiChunkReader();
+        for (const [text, thought] of chunks) agrees(reader, compact(text, thought, tail));
+      }),
+      { seed: 2020, numRuns: 1500 },
     );
   });
 

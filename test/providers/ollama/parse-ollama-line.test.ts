@@ -6,6 +6,7 @@ import sinon from 'sinon';
 import { parseOllamaLine } from '../../../lib/providers/ollama/parse-ollama-line';
 import { fixturesAvailable } from '../shared/fixture-support';
 import { retainedByScript } from '../../support/heap-script';
+import { mutateAfterRead } from '../shared/mutate-after-read';
 
 type Outcome = { readonly value: unknown } | { readonly thrown: string };
 
@@ -34,6 +35,8 @@ function agrees(text: string): void {
   if ('value' in mine && 'value' in reference) {
     expect(shape(mine.value), JSON.stringify(text)).to.deep.equal(shape(reference.value));
     expect(JSON.stringify(mine.value)).to.equal(JSON.stringify(reference.value));
+    // Written over, as a mapper may: the next read must not see it.
+    mutateAfterRead(mine.value);
   }
 }
 

@@ -5,6 +5,7 @@ import sinon from 'sinon';
 import { OpenAIChatChunkReader } from '../../../lib/providers/openai-chat/parse-openai-chat-chunk';
 import { retainedByScript } from '../../support/heap-script';
 import { jsonObjectReference } from '../../support/json-object-reference';
+import { mutateAfterRead } from '../shared/mutate-after-read';
 
 const HEAD = '{"id":"chatcmpl-1","object":"chat.completion.chunk","created":1727346171,"model":"gpt-4o","system_fingerprint":"fp_1","choices":[{"index":0,"delta":';
 const TAIL = ',"logprobs":null,"finish_reason":null}],"usage":null}';
@@ -24,7 +25,8 @@ const DELTAS: readonly ((value: string, index: number) => string)[] = [
 /** A reader that has learned the envelope of HEAD/TAIL (or its obfuscated form) from a role chunk. */
 function primed(obfuscated = false): OpenAIChatChunkReader {
   const reader = new OpenAIChatChunkReader();
-  reader.read(obfuscated ? `${HEAD}{"role":"assistant","content":""}${OBFUSCATED_TAIL('abc')}` : ROLE);
+  // The chunk the envelope is learned from is written over once read, as a mapper may.
+  mutateAfterRead(reader.read(obfuscated ? `${HEAD}{"role":"assistant","content":""}${OBFUSCATED_TAIL('abc')}` : ROLE));
   return reader;
 }
 
@@ -34,6 +36,8 @@ function agrees(reader: OpenAIChatChunkReader, data: string): void {
   expect(read, JSON.stringify(data)).to.deep.equal(expected);
   // Same key order at every level, so a raw chunk serializes back the same.
   expect(JSON.stringify(read), JSON.stringify(data)).to.equal(JSON.stringify(expected));
+  // Written over, as a mapper may: the next read must not see it.
+  mutateAfterRead(read);
 }
 
 describe('OpenAIChatChunkReader', () => {

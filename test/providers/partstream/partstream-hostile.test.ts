@@ -111,7 +111,7 @@ describe('partstream viewer: hostile relay input (SPEC §11, §13)', () => {
   it('surfaces an unknown event type raw and changes nothing', async () => {
     const { outcome, log } = await view(START + event(2, 'future-thing', { index: 99 }) + event(3, 'delta', { index: 0, type: 'text', text: 'a' }) + COMPLETE(4));
     expect(outcome.status).to.equal('completed');
-    expect(log[0]).to.deep.equal({ on: 'unmappedRawEvent', raw: { event: 'future-thing', data: '{"index":99}', id: '2' } });
+    expect(log[0]).to.deep.equal({ on: 'unmappedRawEvent', raw: { event: 'future-thing', data: '{"index":99}' } }); // SPEC §2: a raw SSE event is {event, data}
   });
 
   it('fails truncated when the body ends without a terminal event', async () => {

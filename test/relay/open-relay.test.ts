@@ -1,0 +1,150 @@
+import { expect } from 'chai';
+import { consumeStream } from '../../lib/driver/consume-stream';
+import { memoryStore } from '../../lib/relay/memory-store';
+import { openRelay } from '../../lib/relay/open-relay';
+import { producerLostBatch } from '../../lib/relay/reaper-event';
+import { RelayError } from '../../lib/relay/response-store';
+import { loggingHandler } from './support/callback-log';
+import { instrumentedStore, produce, RICH_CHAT, storedBatches } from './support/producer';
+import { source } from './support/sources';
+
+/** The body a viewer gets from a log: its batches' text joined. */
+async function view(store: Parameters<typeof storedBatches>[0], id: string) {
+  const body = (await storedBatches(store, id)).map((b) => b.text).join('');
+  const handler = loggingHandler();
+  const outcome = await consumeStream(source(body), handler, { format: 'partstream' });
+  return { outcome, log: handler.log, body };
+}
+
+describe('openRelay', () => {
+  it('claims the response id: a second producer of the same id fails conflict', async () => {
+    const store = memoryStore();
+    const first = await openRelay(store, { responseId: 'chat-1' });
+    expect(first.responseId).to.equal('chat-1');
+    let error: unknown;
+    try {
+      await openRelay(store.peer(), { responseId: 'chat-1' });
+    } catch (caught) {
+      error = caught;
+    }
+    expect(RelayError.isInstance(error) && error.kind).to.equal('conflict');
+  });
+
+  it('makes 128-bit random ids by default and refuses ids outside the pattern', async () => {
+    const store = memoryStore();
+    expect((await openRelay(store)).responseId).to.match(/^[0-9a-f]{32}$/);
+    for (const bad of ['', 'a b', 'x'.repeat(129), '../x', 'é']) {
+      let error: unknown;
+      try {
+        await openRelay(store, { responseId: bad });
+      } catch (caught) {
+        error = caught;
+      }
+      expect(error, bad).to.be.instanceOf(TypeError);
+    }
+  });
+
+  it('appends contiguous batches of at most flushCount events, the terminal without waiting flushMs', async () => {
+    const { store, appends } = instrumentedStore(memoryStore());
+    const relay = await openRelay(store, { flushCount: 4, flushMs: 10_000 });
+    const started = Date.now();
+    await produce(RICH_CHAT, relay);
+    const end = await relay.done;
+    expect(Date.now() - started).to.be.below(2000);
+    expect(end.status).to.equal('stored');
+    let next = 1;
+    for (const batch of appends) {
+      expect(batch.first).to.equal(next);
+      expect(batch.last - batch.first + 1).to.be.at.most(4);
+      next = batch.last + 1;
+    }
+    expect(appends[appends.length - 1]?.terminal).to.equal(true);
+    expect(appends.filter((b) => b.terminal)).to.have.length(1);
+  });
+
+  it('never waits for the store inside a callback: a store that never answers leaves the stream untouched', async () => {
+    const { store } = instrumentedStore(memoryStore(), { hang: true });
+    const relay = await openRelay(store, { flushCount: 2 });
+    const plain = loggingHandler();
+    const expected = await consumeStream(source(RICH_CHAT.bytes), plain, { format: 'openai-chat' });
+    const { outcome, log } = await produce(RICH_CHAT, relay);
+    expect(log).to.deep.equal(plain.log);
+    expect(outcome).to.deep.equal(expected);
+  });
+
+  it('retries a failed append with the same batch: no gap, no duplicate, the viewer equal to the producer', async () => {
+    const inner = memoryStore();
+    const { store, appends } = instrumentedStore(inner, { fail: (attempt) => (attempt % 3 === 0 ? 'before' : attempt % 3 === 1 ? 'after' : null) });
+    const relay = await openRelay(store, { flushCount: 3, flushMs: 1, relayRawEvents: true });
+    const produced = await produce(RICH_CHAT, relay);
+    expect((await relay.done).status).to.equal('stored');
+    expect(appends.length).to.be.above(3);
+    const viewed = await view(inner, relay.responseId);
+    expect(viewed.log).to.deep.equal(produced.log);
+    expect(viewed.outcome).to.deep.equal(produced.outcome);
+  });
+
+  it('ends the log with relay_too_large past maxResponseBytes while the local stream goes on', async () => {
+    const store = memoryStore();
+    const relay = await openRelay(store, { maxResponseBytes: 600, flushMs: 1 });
+    const produced = await produce(RICH_CHAT, relay);
+    expect(produced.outcome.status).to.equal('completed');
+    expect((await relay.done).status).to.equal('stored');
+    const viewed = await view(store, relay.responseId);
+    expect(viewed.body.length).to.be.below(900);
+    expect(viewed.outcome.status).to.equal('failed');
+    const error = (viewed.outcome as unknown as { error: Error & { kind: string; code: string } }).error;
+    expect([error.kind, error.code]).to.deep.equal(['truncated', 'relay_too_large']);
+    const relayed = produced.log.filter((c) => c.on !== 'unmappedRawEvent');
+    expect(viewed.log.filter((c) => c.on !== 'error')).to.deep.equal(relayed.slice(0, viewed.log.length - 1));
+  });
+
+  it('is fenced out when a reaper ended its log: it cancels its source, writes nothing more, and fails producer_fenced', async () => {
+    const store = memoryStore();
+    const relay = await openRelay(store, { flushMs: 1 });
+    let returned = false;
+    const text = new TextDecoder().decode(RICH_CHAT.bytes);
+    const cut = text.indexOf('\n\n', text.length / 3) + 2;
+    const cut2 = text.indexOf('\n\n', (2 * text.length) / 3) + 2;
+    async function* slow(): AsyncGenerator<string> {
+      try {
+        yield text.slice(0, cut);
+        await new Promise((resolve) => setTimeout(resolve, 30));
+        const info = await store.info(relay.responseId);
+        await store.append(relay.responseId, producerLostBatch(relay.responseId, store.producerId, (info?.last ?? 0) + 1));
+        // The paused producer wakes up and goes on.
+        yield text.slice(cut, cut2);
+        for (;;) {
+          await new Promise((resolve) => setTimeout(resolve, 5));
+          yield ': keep-alive\n\n';
+        }
+      } finally {
+        returned = true;
+      }
+    }
+    const handler = loggingHandler();
+    const outcome = await consumeStream(slow(), handler, { format: 'openai-chat', relay });
+    expect(outcome.status).to.equal('failed');
+    const error = (outcome as unknown as { error: Error & { kind: string; code: string } }).error;
+    expect([error.kind, error.code]).to.deep.equal(['truncated', 'producer_fenced']);
+    expect(handler.log.filter((c) => c.on === 'error')).to.have.length(1);
+    // The generator's return() waits for its pending pause.
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    expect(returned).to.equal(true);
+    expect(relay.signal.aborted).to.equal(true);
+    expect((await relay.done).status).to.equal('fenced');
+    const batches = await storedBatches(store, relay.responseId);
+    expect(batches[batches.length - 1]?.text).to.include('"code":"producer_lost"');
+    expect(batches.filter((b) => b.terminal)).to.have.length(1);
+  });
+
+  it('relays raw events only with relayRawEvents', async () => {
+    const quiet = memoryStore();
+    const relay = await openRelay(quiet, { flushMs: 1 });
+    const produced = await produce(RICH_CHAT, relay);
+    await relay.done;
+    const viewed = await view(quiet, relay.responseId);
+    expect(produced.log.some((c) => c.on === 'unmappedRawEvent')).to.equal(true);
+    expect(viewed.log).to.deep.equal(produced.log.filter((c) => c.on !== 'unmappedRawEvent'));
+  });
+});
