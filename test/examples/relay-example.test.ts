@@ -107,7 +107,8 @@ describe('examples/relay with Redis', () => {
   describeService('two services sharing one Redis', async () => {
     const clients = [createClient({ url: server().url }), createClient({ url: server().url })];
     await Promise.all(clients.map((client) => client.connect()));
-    const [a, b] = clients.map((client) => redisStore(client, { heartbeatMs: 200, producerTimeoutMs: 1000 })) as [ResponseStore, ResponseStore];
+    const [a, b]: ResponseStore[] = clients.map((client) => redisStore(client, { heartbeatMs: 200, producerTimeoutMs: 1000 }));
+    if (a === undefined || b === undefined) throw new Error('Expected two stores');
     return [a, b, async () => {
       await Promise.all([a.close(), b.close()]);
       for (const client of clients) client.destroy();
