@@ -7,17 +7,10 @@
  * With REDIS_URL, start it twice on two ports: a response started on one process can be watched,
  * resumed and stopped on the other, and outlives the process that streams it.
  */
-import path from 'node:path';
-import { build } from 'esbuild';
 import { createClient } from 'redis';
 import { memoryStore, redisStore, type ResponseStore } from 'partstream/relay';
+import { bundlePage } from './bundle-page';
 import { startRelayService } from './service';
-
-/** The page's script (page.ts and the part of partstream it uses), bundled for browsers. */
-async function bundlePage(): Promise<string> {
-  const result = await build({ entryPoints: [path.join(__dirname, 'page.ts')], bundle: true, format: 'esm', platform: 'browser', target: 'es2022', write: false, logLevel: 'silent' });
-  return result.outputFiles[0]?.text ?? '';
-}
 
 async function main(): Promise<void> {
   let store: ResponseStore = memoryStore();

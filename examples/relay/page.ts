@@ -15,8 +15,8 @@ interface Element {
 interface PageGlobals {
   readonly document: { getElementById(id: string): Element | null };
   readonly location: { readonly href: string; readonly search: string };
-  /** What a test reads: the status, the final text and how many times a response ended. */
-  __relayExample?: { status: string; finalText: string | null; completions: number; responseId: string | null };
+  /** What a test reads: the status, the text as it came live, the final text and how many times a response ended. */
+  __relayExample?: { status: string; liveText: string; finalText: string | null; completions: number; responseId: string | null };
 }
 
 const page = globalThis as unknown as PageGlobals;
@@ -26,7 +26,7 @@ const element = (id: string): Element => {
   return found;
 };
 const [ask, stop, status, reasoning, text] = ['ask', 'stop', 'status', 'reasoning', 'text'].map(element) as [Element, Element, Element, Element, Element];
-const state = (page.__relayExample = { status: 'idle', finalText: null as string | null, completions: 0, responseId: null as string | null });
+const state = (page.__relayExample = { status: 'idle', liveText: '', finalText: null as string | null, completions: 0, responseId: null as string | null });
 
 function show(now: string): void {
   state.status = now;
@@ -37,13 +37,17 @@ async function follow(responseId: string): Promise<void> {
   state.responseId = responseId;
   reasoning.textContent = '';
   text.textContent = '';
+  state.liveText = '';
   stop.disabled = false;
   ask.disabled = true;
   show('streaming');
   const url = new URL(`/responses/${encodeURIComponent(responseId)}/events`, page.location.href).href;
   await followRelay(url, {
     onPartialThinking: (partial) => void (reasoning.textContent += partial.text),
-    onPartialResponse: (partial) => void (text.textContent += partial.text),
+    onPartialResponse: (partial) => {
+      state.liveText += partial.text;
+      text.textContent += partial.text;
+    },
     onCompleteResponse: (response: ChatResponse) => {
       state.completions += 1;
       state.finalText = response.aiMessage.text;
