@@ -55,7 +55,7 @@ export function streamClient<R extends { readonly model: string }>(
   const apiKey = optionOrEnv(options.apiKey, 'apiKey', spec.apiKeyEnv);
   const headers = apiKey === undefined ? spec.headers : { ...spec.headers, [spec.auth.header]: `${spec.auth.prefix}${apiKey.value}` };
   return streamHttp(
-    { format: spec.format, provider: spec.provider, url: endpoint.url, urlFrom: endpoint.from, apiKey, headers, body: spec.body(request) },
+    { format: spec.format, provider: spec.provider, url: endpoint.url, urlFrom: endpoint.from, apiKey, headers, body: spec.body(request), model: request.model },
     handler,
     options,
   );

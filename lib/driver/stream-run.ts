@@ -3,6 +3,7 @@ import { describeError } from '../handler/describe-error';
 import { StreamError } from '../handler/stream-error';
 import type { StreamingChatResponseHandler } from '../handler/types';
 import type { MessagePart } from '../parts/types';
+import { observeStream, type HttpAttempts, type StreamObserver } from '../telemetry/stream-observer';
 import type { MapperTarget } from '../providers/stream-mapper';
 import { MappingTrackingHandler } from '../tracker/mapping-tracking-handler';
 import type { ChunkReader } from '../transport/byte-source';
@@ -17,6 +18,7 @@ import { RunState } from './run-state';
 import { SafeHandler } from './safe-handler';
 import { StreamController } from './stream-controller';
 import { failedWait, StreamGuard, type Interrupted } from './stream-guard';
+import type { ObservationOptions } from '../telemetry/chat-model-listener';
 import type { OpenStream, SecretRedaction, StreamLimits, StreamOutcome } from './stream-options';
 import type { AnyStreamMapper, FramedDecoder } from './wire-plan';
 
@@ -67,16 +69,21 @@ export class StreamRun {
   private framePump: FramePump | null = null;
   /** The source ended inside a frame. */
   private truncatedFrame = false;
+  /** The stream's listeners (SPEC §14); null when none is registered. */
+  private readonly observer: StreamObserver | null;
 
   constructor(
     handler: StreamingChatResponseHandler,
-    private readonly limits: StreamLimits,
+    private readonly limits: StreamLimits & ObservationOptions,
     private readonly decoder: FramedDecoder,
     redaction: SecretRedaction | null = null,
+    attempts?: () => HttpAttempts,
   ) {
     this.frameDecoder = decoder;
     this.controller = new StreamController(limits.signal, this.state);
-    this.safe = new SafeHandler(handler, this.controller, redaction);
+    const observer = observeStream(limits, { format: () => decoder.adapterName, partial: () => this.bridge.partialResponse(), attempts });
+    this.observer = observer;
+    this.safe = new SafeHandler(observer === null ? handler : observer.observe(handler, () => this.outcome()), this.controller, redaction);
     this.bridge = new PartsBridge(this.safe);
     this.tracker = new MappingTrackingHandler(this.bridge);
     // The bridge stops aggregating once the stream is cancelled.
@@ -97,6 +104,7 @@ export class StreamRun {
   /** Runs the stream from a transport to open, or from a source already open. */
   async run(source: OpenStream | ChunkReader): Promise<StreamOutcome> {
     if (typeof source !== 'function') this.reader = source;
+    this.observer?.request();
     try {
       if (!this.state.cancelled) {
         // Created at the call (run() reaches here synchronously), so the deadline counts from it.
@@ -126,6 +134,14 @@ export class StreamRun {
     }
     // The promise settles after the terminal callback's promise (and any queued before it) settled.
     if (this.safe.busy) await this.safe.drained();
+    const observer = this.observer;
+    // Listeners heard of a completion or failure before its terminal callback (with this very
+    // outcome); a cancel they hear of here, before the promise settles.
+    return observer === null ? this.outcome() : observer.finish(() => this.outcome());
+  }
+
+  /** How the stream stands now, as its promise resolves. */
+  private outcome(): StreamOutcome {
     const mapper = this.mapper;
     return streamOutcome(this.state, this.bridge.partialResponse(), () => mapper?.metadataSoFar?.());
   }
@@ -277,7 +293,9 @@ export class StreamRun {
       reader.cancel();
       return null;
     }
-    (link.run as StreamRun).reader = reader;
+    const run = link.run as StreamRun;
+    run.reader = reader;
+    run.observer?.headers();
     return reader;
   }
 

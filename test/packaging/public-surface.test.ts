@@ -83,6 +83,13 @@ const ROOT_NAMES = [
   'toolExecutionRequest', 'toolExecutionResultMessage', 'toolResultPart', 'unknownPart', 'userMessage', 'withAttributes',
 ];
 
+/** Observability (SPEC §14) on the root entry. */
+const OBSERVABILITY_NAMES = [
+  'ChatModelCancelContext', 'ChatModelEndContext', 'ChatModelErrorContext', 'ChatModelFirstChunkContext', 'ChatModelListener',
+  'ChatModelRequestContext', 'ChatModelResponseContext', 'ObservationOptions', 'ObservedHttpResponse', 'ObservedOutcome',
+  'ObservedServer', 'StreamTelemetry', 'StreamTimings', 'addChatModelListener',
+];
+
 const ADAPTER_NAMES = [
   'AnthropicMapper', 'FramedStreamMapper', 'Framing', 'GeminiMapper', 'IncompleteToolCall', 'MapperFactory', 'MapperTarget',
   'OllamaMapper', 'OpenAIChatMapper', 'OpenAIResponsesMapper', 'SseFrame', 'StreamAdapter', 'StreamMapper', 'WireFormat',
@@ -95,7 +102,7 @@ describe('public surface: the two entries', function () {
 
   it("'partstream' exports exactly the users' names (SPEC §0 included, no driver internals)", () => {
     const { program, entry } = userProgram();
-    expect(exportedNames(program, entry)).to.deep.equal([...ROOT_NAMES].sort());
+    expect(exportedNames(program, entry)).to.deep.equal([...ROOT_NAMES, ...OBSERVABILITY_NAMES].sort());
     for (const name of ['withAttributes', 'partToJSON', 'partFromJSON', 'StreamingParts', 'StreamingPartIndexer', 'MessageAggregator',
       'HandlerCallbackError', 'MappingTrackingHandler', 'PartsBridge', 'ChatStream', 'consumeStream']) {
       expect(ROOT_NAMES, `SPEC §0 names ${name}`).to.include(name);
