@@ -56,6 +56,7 @@ const COMMONJS_DEPENDENCIES = { eventemitter3: ['EventEmitter'] };
 const ENTRIES = [
   { name: 'index', exported: true },
   { name: 'adapters', exported: true },
+  { name: 'otel', exported: true },
   // The `partstream` command, run by bin/partstream.js.
   { name: 'cli/main', exported: false },
 ];

@@ -114,12 +114,17 @@ describe('public surface: the two entries', function () {
     expect(exportedNames(program, adaptersEntry)).to.deep.equal([...ADAPTER_NAMES].sort());
   });
 
+  it("'partstream/otel' exports exactly the OpenTelemetry listener and its options", () => {
+    const { program, otelEntry } = userProgram();
+    expect(exportedNames(program, otelEntry)).to.deep.equal(['OpenTelemetryListenerOptions', 'openTelemetryListener']);
+  });
+
   it('has no mapper on the root entry: adapter internals live on the subpath only', () => {
     expect(ROOT_NAMES.filter((name) => /Mapper$|^map[A-Z]/.test(name))).to.deep.equal([]);
   });
 
   it('marks no public class member, function or constant @internal (what the .d.ts shows is supported)', () => {
-    const { program, entry, adaptersEntry } = userProgram();
-    expect([...internalMembers(program, entry), ...internalMembers(program, adaptersEntry)]).to.deep.equal([]);
+    const { program, entry, adaptersEntry, otelEntry } = userProgram();
+    expect([...internalMembers(program, entry), ...internalMembers(program, adaptersEntry), ...internalMembers(program, otelEntry)]).to.deep.equal([]);
   });
 });

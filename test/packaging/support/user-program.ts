@@ -48,7 +48,7 @@ export const USER_SETTINGS: ts.CompilerOptions = {
   typeRoots: [path.join(REPO, 'node_modules', '@types')],
   skipLibCheck: true,
   esModuleInterop: true,
-  paths: { partstream: [path.join(REPO, 'lib', 'index.ts')], 'partstream/adapters': [path.join(REPO, 'lib', 'adapters.ts')] },
+  paths: { partstream: [path.join(REPO, 'lib', 'index.ts')], 'partstream/adapters': [path.join(REPO, 'lib', 'adapters.ts')], 'partstream/otel': [path.join(REPO, 'lib', 'otel.ts')] },
 };
 
 /** One program over the public entry, each README block (a file of its own) and each example. */
@@ -57,6 +57,8 @@ export interface UserProgram {
   readonly entry: string;
   /** The adapter authors' entry, `partstream/adapters`. */
   readonly adaptersEntry: string;
+  /** The OpenTelemetry entry, `partstream/otel`. */
+  readonly otelEntry: string;
   /** The README blocks' files, each with the block it holds. */
   readonly snippets: readonly { readonly file: string; readonly snippet: Snippet }[];
   readonly examples: readonly string[];
@@ -82,8 +84,9 @@ export function userProgram(): UserProgram {
     .map((file) => path.join(REPO, 'examples', file));
   const entry = path.join(REPO, 'lib', 'index.ts');
   const adaptersEntry = path.join(REPO, 'lib', 'adapters.ts');
-  const program = ts.createProgram({ rootNames: [entry, adaptersEntry, ...snippets.map((s) => s.file), ...examples], options: USER_SETTINGS });
-  cached = { program, entry, adaptersEntry, snippets, examples };
+  const otelEntry = path.join(REPO, 'lib', 'otel.ts');
+  const program = ts.createProgram({ rootNames: [entry, adaptersEntry, otelEntry, ...snippets.map((s) => s.file), ...examples], options: USER_SETTINGS });
+  cached = { program, entry, adaptersEntry, otelEntry, snippets, examples };
   return cached;
 }
 
