@@ -116,3 +116,4 @@ export type {
   ChatModelCancelContext, StreamTimings, StreamTelemetry, ObservationOptions, ObservedOutcome, ObservedHttpResponse, ObservedServer,
 } from './telemetry/chat-model-listener';
 export { addChatModelListener } from './telemetry/listener-registry';
+export type { Logger, LogLevel, LoggingOptions } from './telemetry/log-listener';

@@ -259,6 +259,8 @@ export function streamHttp(request: HttpStreamRequest, handler: StreamingChatRes
     // A server may echo the key inside the stream too (an error event, any event surfaced raw).
     redaction: secretRedaction(secrets),
     listeners: options.listeners,
+    logger: options.logger,
+    logLevel: options.logLevel,
     telemetry: clientTelemetry(request.url, request.model ?? modelOf(request.body), request.body, options.telemetry),
   }, () => ({ http: http ?? null, retries })).then((outcome) => (http === undefined ? outcome : Object.freeze({ ...outcome, http })));
 }

@@ -1,4 +1,5 @@
 import type { ChatResponse } from '../handler/types';
+import type { LoggingOptions } from './log-listener';
 
 /**
  * How a stream ended, as its listeners see it: the very `StreamOutcome` the stream's promise
@@ -118,8 +119,8 @@ export interface StreamTelemetry {
   readonly conversationId?: string | undefined;
 }
 
-/** The observation options of `consumeStream` and every HTTP client. */
-export interface ObservationOptions {
+/** The observation options of `consumeStream` and every HTTP client (logging: `LoggingOptions`). */
+export interface ObservationOptions extends LoggingOptions {
   /** Listeners for this stream, called after the process-wide ones (`addChatModelListener`). */
   readonly listeners?: readonly ChatModelListener[] | undefined;
   /** What the stream's listeners should know that the stream cannot tell. */

@@ -13,6 +13,7 @@ import type {
 } from './chat-model-listener';
 import { callListener } from './isolated-call';
 import { checkListener, globalListeners } from './listener-registry';
+import { logListener } from './log-listener';
 import { operationName, providerName } from './provider-names';
 
 /** What an HTTP client tells the observer of its attempts (read once, at the end). */
@@ -46,6 +47,14 @@ export function checkObservationOptions(options: ObservationOptions): void {
     if (!Array.isArray(listeners)) throw new TypeError(`Expected listeners to be an array of ChatModelListener objects, got ${describeValue(listeners)}`);
     listeners.forEach((listener: unknown, index) => checkListener(listener, `listeners[${index}]`));
   }
+  const logger: unknown = options.logger;
+  if (logger !== undefined && (logger === null || typeof logger !== 'object' || ['debug', 'info', 'warn', 'error'].some((level) => typeof (logger as Record<string, unknown>)[level] !== 'function'))) {
+    throw new TypeError(`Expected logger to be an object with debug, info, warn and error methods, got ${describeValue(logger)}`);
+  }
+  const logLevel: unknown = options.logLevel;
+  if (logLevel !== undefined && !['debug', 'info', 'warn', 'error', 'off'].includes(logLevel as string)) {
+    throw new TypeError(`Expected logLevel to be debug, info, warn, error or off, got ${describeValue(logLevel)}`);
+  }
   const telemetry: unknown = options.telemetry;
   if (telemetry === undefined) return;
   if (telemetry === null || typeof telemetry !== 'object') throw new TypeError(`Expected telemetry to be an object, got ${describeValue(telemetry)}`);
@@ -71,8 +80,10 @@ export function checkObservationOptions(options: ObservationOptions): void {
 export function observeStream(options: ObservationOptions, stream: ObservedStream): StreamObserver | null {
   const shared = globalListeners();
   const own = options.listeners;
-  if (shared.length === 0 && (own === undefined || own.length === 0)) return null;
-  const listeners = own === undefined || own.length === 0 ? shared : shared.length === 0 ? own.slice() : [...shared, ...own];
+  const log = logListener(options);
+  if (shared.length === 0 && (own === undefined || own.length === 0) && log === null) return null;
+  const listeners = [...shared, ...(own ?? [])];
+  if (log !== null) listeners.push(log);
   return new StreamObserver(listeners, options.telemetry ?? {}, stream);
 }
 

@@ -86,7 +86,7 @@ const ROOT_NAMES = [
 /** Observability (SPEC §14) on the root entry. */
 const OBSERVABILITY_NAMES = [
   'ChatModelCancelContext', 'ChatModelEndContext', 'ChatModelErrorContext', 'ChatModelFirstChunkContext', 'ChatModelListener',
-  'ChatModelRequestContext', 'ChatModelResponseContext', 'ObservationOptions', 'ObservedHttpResponse', 'ObservedOutcome',
+  'ChatModelRequestContext', 'ChatModelResponseContext', 'LogLevel', 'Logger', 'LoggingOptions', 'ObservationOptions', 'ObservedHttpResponse', 'ObservedOutcome',
   'ObservedServer', 'StreamTelemetry', 'StreamTimings', 'addChatModelListener',
 ];
 
