@@ -48,7 +48,10 @@ export const USER_SETTINGS: ts.CompilerOptions = {
   typeRoots: [path.join(REPO, 'node_modules', '@types')],
   skipLibCheck: true,
   esModuleInterop: true,
-  paths: { partstream: [path.join(REPO, 'lib', 'index.ts')], 'partstream/adapters': [path.join(REPO, 'lib', 'adapters.ts')], 'partstream/otel': [path.join(REPO, 'lib', 'otel.ts')] },
+  paths: { partstream: [path.join(REPO, 'lib', 'index.ts')], 'partstream/adapters': [path.join(REPO, 'lib', 'adapters.ts')], 'partstream/otel': [path.join(REPO, 'lib', 'otel.ts')],
+    // The README's OpenTelemetry setup imports the SDK a user installs beside partstream.
+    '@opentelemetry/*': [path.join(REPO, 'node_modules', '@opentelemetry', '*')],
+  },
 };
 
 /** One program over the public entry, each README block (a file of its own) and each example. */
