@@ -1,5 +1,5 @@
 import { HandlerCallbackError } from '../handler/handler-callback-error';
-import type { ChatResponse, StreamingChatResponseHandler } from '../handler/types';
+import type { ChatResponse, StreamingChatResponseHandler, StreamingHandle } from '../handler/types';
 import { describeValue } from '../parts/describe-value';
 import type {
   ChatModelEndContext,
@@ -222,57 +222,66 @@ type Callback = (this: unknown, value: unknown, context?: unknown) => unknown;
  * The user's handler as the driver's safe handler sees it when the stream is observed: every
  * callback forwards to the user's (read when called, as the safe handler reads it), the first
  * content callback tells `onFirstChunk` before it, and a terminal callback tells the terminal
- * listener call before it.
+ * listener call before it. Per token: one field check and the forwarding call.
  */
 class ObservedHandler implements StreamingChatResponseHandler {
+  /** No content callback yet. */
+  private waiting = true;
+
   constructor(
     private readonly handler: StreamingChatResponseHandler,
     private readonly observer: StreamObserver,
     private readonly outcome: () => ObservedOutcome,
   ) {}
 
-  private forward(name: keyof StreamingChatResponseHandler, value: unknown, context?: unknown): unknown {
-    const callback = this.handler[name] as Callback | undefined;
-    return callback == null ? undefined : callback.call(this.handler, value, context);
+  private first(): void {
+    this.waiting = false;
+    this.observer.firstChunk();
   }
 
-  bindStreamingHandle(handle: unknown): unknown {
-    return this.forward('bindStreamingHandle', handle);
+  bindStreamingHandle(handle: StreamingHandle): unknown {
+    const callback = this.handler.bindStreamingHandle as Callback | undefined;
+    return callback == null ? undefined : callback.call(this.handler, handle);
   }
 
   onPartialResponse(partial: unknown, context: unknown): unknown {
-    this.observer.firstChunk();
-    return this.forward('onPartialResponse', partial, context);
+    if (this.waiting) this.first();
+    const callback = this.handler.onPartialResponse as Callback | undefined;
+    return callback == null ? undefined : callback.call(this.handler, partial, context);
   }
 
   onPartialThinking(partial: unknown, context: unknown): unknown {
-    this.observer.firstChunk();
-    return this.forward('onPartialThinking', partial, context);
+    if (this.waiting) this.first();
+    const callback = this.handler.onPartialThinking as Callback | undefined;
+    return callback == null ? undefined : callback.call(this.handler, partial, context);
   }
 
   onPartialToolCall(partial: unknown, context: unknown): unknown {
-    this.observer.firstChunk();
-    return this.forward('onPartialToolCall', partial, context);
+    if (this.waiting) this.first();
+    const callback = this.handler.onPartialToolCall as Callback | undefined;
+    return callback == null ? undefined : callback.call(this.handler, partial, context);
   }
 
   onCompleteToolCall(complete: unknown): unknown {
-    this.observer.firstChunk();
-    return this.forward('onCompleteToolCall', complete);
+    if (this.waiting) this.first();
+    const callback = this.handler.onCompleteToolCall as Callback | undefined;
+    return callback == null ? undefined : callback.call(this.handler, complete);
   }
 
   onUnmappedRawEvent(rawEvent: unknown): unknown {
     this.observer.countUnmappedEvent();
-    return this.forward('onUnmappedRawEvent', rawEvent);
+    const callback = this.handler.onUnmappedRawEvent as Callback | undefined;
+    return callback == null ? undefined : callback.call(this.handler, rawEvent);
   }
 
   onCompleteResponse(response: ChatResponse): unknown {
     this.observer.terminal(this.outcome);
-    return this.forward('onCompleteResponse', response);
+    return this.handler.onCompleteResponse(response);
   }
 
   onError(error: Error): unknown {
     if (HandlerCallbackError.isInstance(error)) this.observer.countHandlerError();
     else this.observer.terminal(this.outcome);
-    return this.forward('onError', error);
+    return this.handler.onError(error);
   }
 }
