@@ -143,6 +143,8 @@ export class StreamObserver {
    * and the terminal callbacks, before which the stream ends with the outcome `outcome` makes then.
    */
   observe(handler: StreamingChatResponseHandler, outcome: () => ObservedOutcome): StreamingChatResponseHandler {
+    // A handler of the wrong kind stays as it is, for the driver to refuse with its TypeError.
+    if (handler === null || typeof handler !== 'object' || typeof handler.onCompleteResponse !== 'function' || typeof handler.onError !== 'function') return handler;
     return new ObservedHandler(handler, this, outcome);
   }
 

@@ -155,5 +155,7 @@ describe('ChatModelListener', () => {
     expect(() => consumeStream(source(), loggingHandler([]), { format: 'gemini', listeners: [null as never] })).to.throw(TypeError, 'Expected listeners[0] to be a ChatModelListener');
     expect(() => consumeStream(source(), loggingHandler([]), { format: 'gemini', telemetry: { serverPort: '443' as never } })).to.throw(TypeError, 'Expected telemetry.serverPort');
     expect(() => addChatModelListener(undefined as never)).to.throw(TypeError, 'Expected listener to be a ChatModelListener');
+    // A handler without onError is refused as it is without listeners.
+    expect(() => consumeStream(source(), { onCompleteResponse: () => undefined } as never, { format: 'gemini', listeners: [{}] })).to.throw(TypeError, 'Expected a handler with onCompleteResponse and onError');
   });
 });

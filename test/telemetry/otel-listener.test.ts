@@ -268,4 +268,25 @@ describe('openTelemetryListener (partstream/otel)', () => {
     expect(sdk.finished()).to.have.length(200);
     expect(contexts.every((bag) => bag.size === 0)).to.equal(true);
   });
+
+  it("uses the newest names with semconv 'latest': inference metrics, usage counters with modality unknown (0 when unreported)", async () => {
+    sdk = registerSdk();
+    const chatError = OWN_TRANSCRIPTS.find((t) => t.file === 'own/openai-chat/server-error.sse')!;
+    await viaClient('anthropic', [openTelemetryListener({ semconv: 'latest' })]);
+    await viaClient('openai-chat', [openTelemetryListener({ semconv: 'latest' })], new TextDecoder().decode(chatError.bytes));
+    const points = await sdk.points();
+    const summary = points.map((point) => [point.name, point.attributes['gen_ai.provider.name'], point.attributes['gen_ai.token.modality'] ?? null, point.attributes['error.type'] ?? null, point.value ?? point.count]);
+    expect(summary).to.deep.equal([
+      ['gen_ai.client.inference.duration', 'anthropic', null, null, 1],
+      ['gen_ai.client.inference.duration', 'openai', null, 'server_error', 1],
+      ['gen_ai.client.inference.time_to_first_chunk', 'anthropic', null, null, 1],
+      ['gen_ai.client.inference.time_to_first_chunk', 'openai', null, 'server_error', 1],
+      ['gen_ai.client.inference.usage.input_tokens', 'anthropic', 'unknown', null, 10],
+      ['gen_ai.client.inference.usage.input_tokens', 'openai', 'unknown', 'server_error', 0],
+      ['gen_ai.client.inference.usage.output_tokens', 'anthropic', 'unknown', null, 12],
+      ['gen_ai.client.inference.usage.output_tokens', 'openai', 'unknown', 'server_error', 0],
+      ['gen_ai.client.inference.operation.input_tokens', 'anthropic', null, null, 1],
+      ['gen_ai.client.inference.operation.output_tokens', 'anthropic', null, null, 1],
+    ]);
+  });
 });
