@@ -149,6 +149,26 @@ describe('ChatModelListener', () => {
     expect(registry?.listeners).to.deep.equal([]);
   });
 
+  it('shares one registry between two copies of partstream (the built package and these sources), and the root entry loads no OpenTelemetry', async function () {
+    this.timeout(120_000);
+    // A plain CommonJS script, hence require.
+    const { ensureBuild } = require('../../scripts/ensure-build.js') as { ensureBuild(root: string): string };
+    const repo = require('node:path').resolve(__dirname, '../..') as string;
+    ensureBuild(repo);
+    const built = require(require('node:path').join(repo, 'dist/cjs/index.cjs')) as typeof import('../../lib/index');
+    expect(built.addChatModelListener).not.to.equal(addChatModelListener);
+    const log: string[] = [];
+    const remove = built.addChatModelListener({ onResponse: () => void log.push('built copy heard it') });
+    try {
+      await consumeStream(trackedSource([TRANSCRIPTS.gemini]), loggingHandler([]), { format: 'gemini' });
+    } finally {
+      remove();
+    }
+    expect(log).to.deep.equal(['built copy heard it']);
+    const bundle = require('node:fs').readFileSync(require('node:path').join(repo, 'dist/node/index.js'), 'utf8') as string;
+    expect(bundle).not.to.include('@opentelemetry');
+  });
+
   it('refuses listeners and telemetry of the wrong kind with a TypeError', () => {
     const source = () => trackedSource([]);
     expect(() => consumeStream(source(), loggingHandler([]), { format: 'gemini', listeners: {} as never })).to.throw(TypeError, 'Expected listeners to be an array');
