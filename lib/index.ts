@@ -116,3 +116,11 @@ export type { OllamaRequest, OllamaModelOptions, OllamaTool, OllamaRequestMessag
 export type { OllamaClientOptions } from './clients/http-clients';
 export { streamOllama } from './clients/http-clients';
 export { OLLAMA_HOST } from './clients/client-table';
+
+// Observability (OpenTelemetry: 'partstream/otel')
+export type {
+  ChatModelListener, ChatModelRequestContext, ChatModelFirstChunkContext, ChatModelEndContext, ChatModelResponseContext, ChatModelErrorContext,
+  ChatModelCancelContext, StreamTimings, StreamTelemetry, ObservationOptions, ObservedOutcome, ObservedHttpResponse, ObservedServer,
+} from './telemetry/chat-model-listener';
+export { addChatModelListener } from './telemetry/listener-registry';
+export type { Logger, LogLevel, LoggingOptions } from './telemetry/log-listener';

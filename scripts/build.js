@@ -57,6 +57,7 @@ const ENTRIES = [
   { name: 'index', exported: true },
   { name: 'adapters', exported: true },
   { name: 'relay', exported: true },
+  { name: 'otel', exported: true },
   // The `partstream` command, run by bin/partstream.js.
   { name: 'cli/main', exported: false },
 ];

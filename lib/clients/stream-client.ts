@@ -70,7 +70,7 @@ function sendClientRequest<R extends { readonly model: string }>(
   const apiKey = resolveApiKey({ provider: spec.provider, env: spec.apiKeyEnv, header: spec.auth.header }, options.apiKey, options.headers);
   const headers = apiKey === undefined ? spec.headers : { ...spec.headers, [spec.auth.header]: `${spec.auth.prefix}${apiKey.value}` };
   return streamHttp(
-    { format: spec.format, provider: spec.provider, url: endpoint.url, urlFrom: endpoint.from, apiKey, headers, body: spec.body(request) },
+    { format: spec.format, provider: spec.provider, url: endpoint.url, urlFrom: endpoint.from, apiKey, headers, body: spec.body(request), model: request.model },
     handler,
     options,
   );

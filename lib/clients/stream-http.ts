@@ -15,9 +15,11 @@ import { DEFAULT_MAX_RETRIES, isRetryableResponse, retryDelayMs, sleep } from '.
 import { checkHeaderValue, describeUrl, redactError, redactText, secretsOf } from './secrets';
 import { secretRedaction } from './stream-redaction';
 import { USER_AGENT } from './version';
+import type { ObservationOptions } from '../telemetry/chat-model-listener';
+import { clientTelemetry } from './client-telemetry';
 
 /** Options every provider's HTTP client takes (each client adds where the API lives: `baseURL`, or `host` for Ollama). */
-export interface HttpClientOptions {
+export interface HttpClientOptions extends ObservationOptions {
   /**
    * The URL the endpoint's path is joined to, as before `baseURL` existed: for Anthropic it
    * includes `/v1` (`https://api.anthropic.com/v1`), for Gemini `/v1beta`; for OpenAI and Ollama
@@ -71,6 +73,12 @@ export type HttpStreamOutcome = StreamOutcome & {
   readonly http?: HttpResponseInfo | undefined;
 };
 
+/** The `model` of a request body, when it names one. */
+function modelOf(body: unknown): string | undefined {
+  const model: unknown = typeof body === 'object' && body !== null ? (body as { model?: unknown }).model : undefined;
+  return typeof model === 'string' ? model : undefined;
+}
+
 /** One streaming request to a provider, as `streamHttp` sends it. */
 export interface HttpStreamRequest {
   /** The wire format of the response body. */
@@ -86,6 +94,8 @@ export interface HttpStreamRequest {
   readonly headers: Readonly<Record<string, string>>;
   /** The JSON request body. */
   readonly body: unknown;
+  /** The model asked for, for the stream's listeners (`body.model` when absent). */
+  readonly model?: string | undefined;
 }
 
 /**
@@ -208,6 +218,7 @@ function sendHttpStream(request: HttpStreamRequest, handler: StreamingChatRespon
   const body = stringifyJson(request.body) as string;
   const maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
   let http: HttpResponseInfo | undefined;
+  let retries = 0;
   const seen = (response: Response): void => {
     http = httpResponseInfo(response, secrets);
   };
@@ -232,6 +243,7 @@ function sendHttpStream(request: HttpStreamRequest, handler: StreamingChatRespon
         const wait = retryWait(attempt, null);
         if (wait !== null) {
           await pause(wait, signal);
+          retries++;
           continue;
         }
         const why = redactText(describeError(error), secrets);
@@ -243,6 +255,7 @@ function sendHttpStream(request: HttpStreamRequest, handler: StreamingChatRespon
           // Let go of the body unread: this response is not the one reported.
           discard(response);
           await pause(wait, signal);
+          retries++;
           continue;
         }
         throw await httpStatusError(response, request.provider, { timeLimitMs: errorBodyTimeLimit(options, startedAt), secrets });
@@ -263,5 +276,9 @@ function sendHttpStream(request: HttpStreamRequest, handler: StreamingChatRespon
     relay: options.relay,
     // A server may echo the key inside the stream too (an error event, any event surfaced raw).
     redaction: secretRedaction(secrets),
-  }).then((outcome) => (http === undefined ? outcome : Object.freeze({ ...outcome, http })));
+    listeners: options.listeners,
+    logger: options.logger,
+    logLevel: options.logLevel,
+    telemetry: clientTelemetry(request.url, request.model ?? modelOf(request.body), request.body, options.telemetry),
+  }, () => ({ http: http ?? null, retries })).then((outcome) => (http === undefined ? outcome : Object.freeze({ ...outcome, http })));
 }

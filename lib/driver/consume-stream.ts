@@ -2,6 +2,7 @@ import type { StreamingChatResponseHandler } from '../handler/types';
 import { describeValue } from '../parts/describe-value';
 import { openChunkReader, type StreamSource } from '../transport/byte-source';
 import { checkOptions, DEFAULT_MAX_FRAME_BYTES, type ConsumeStreamOptions, type OpenStream, type StartStreamOptions, type StreamOutcome } from './stream-options';
+import { checkObservationOptions, type HttpAttempts } from '../telemetry/stream-observer';
 import { StreamRun } from './stream-run';
 import { ReplayGate } from '../providers/partstream/replay-gate';
 import { adapterDecoder, providerDecoder } from './wire-plan';
@@ -63,6 +64,7 @@ export function consumeStream(source: StreamSource, handler: StreamingChatRespon
 
 function runConsumeStream(source: StreamSource, handler: StreamingChatResponseHandler, options: ConsumeStreamOptions): Promise<StreamOutcome> {
   checkOptions(options);
+  checkObservationOptions(options);
   const maxFrameBytes = options.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES;
   const from = options.adapter === undefined ? (options.fromSequence ?? 0) : 0;
   // A relay viewer that starts after a sequence holds back the callbacks of the events up to it.
@@ -77,17 +79,24 @@ function runConsumeStream(source: StreamSource, handler: StreamingChatResponseHa
  * `consumeStream` for a transport that still has to be opened (an HTTP request): the handler chain
  * exists before `open` is called, so a cancel or timeout while waiting for the response aborts it,
  * and an error `open` rejects with becomes the stream's one `onError`. Misuse rejects the promise
- * with a `TypeError` before `open` is called; `format` is `auto` by default.
+ * with a `TypeError` before `open` is called; `format` is `auto` by default. `attempts` tells the
+ * stream's listeners what the HTTP client saw (read once, at the end).
  */
-export function startStream(open: OpenStream, handler: StreamingChatResponseHandler, options: StartStreamOptions = {}): Promise<StreamOutcome> {
+export function startStream(
+  open: OpenStream,
+  handler: StreamingChatResponseHandler,
+  options: StartStreamOptions = {},
+  attempts?: () => HttpAttempts,
+): Promise<StreamOutcome> {
   try {
     if (typeof open !== 'function') throw new TypeError(`Expected open to be a function, got ${describeValue(open)}`);
     checkOptions(options);
+    checkObservationOptions(options);
     const decoder = providerDecoder(options.format ?? 'auto', options.createMapper, options.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES);
     if (options.redaction !== undefined && (typeof options.redaction !== 'object' || options.redaction === null)) {
       throw new TypeError(`Expected redaction to be an object with error and rawEvent methods, got ${describeValue(options.redaction)}`);
     }
-    return new StreamRun(handler, options, decoder, options.redaction ?? null).run(open);
+    return new StreamRun(handler, options, decoder, options.redaction ?? null, attempts).run(open);
   } catch (error) {
     return Promise.reject(error);
   }

@@ -5,6 +5,7 @@ import type { FormatOption } from '../wire/sniff-format';
 import type { MapperFactory, StreamMapper } from '../providers/stream-mapper';
 import type { SseFrame, WireFormat } from '../wire/types';
 import type { StreamRelay } from './stream-relay';
+import type { ObservationOptions } from '../telemetry/chat-model-listener';
 
 /** How a stream ended: its final response, or the error / cancel and everything aggregated before it. */
 export type StreamOutcome =
@@ -47,7 +48,7 @@ export interface StreamLimits {
 }
 
 /** Options of `consumeStream` for a provider partstream maps itself. */
-export interface ProviderStreamOptions extends StreamLimits {
+export interface ProviderStreamOptions extends StreamLimits, ObservationOptions {
   /** The wire format of the source, or `auto` (the default) to recognise it from the first frames. */
   readonly format?: FormatOption | undefined;
   readonly adapter?: undefined;
@@ -82,6 +83,7 @@ export type StreamAdapter<M> = M | (() => M);
  * not JSON surfaces raw as its text and never reaches the mapper).
  */
 export type AdapterStreamOptions = StreamLimits &
+  ObservationOptions &
   (
     | { readonly format: 'sse'; readonly adapter: StreamAdapter<StreamMapper<SseFrame>> }
     | { readonly format: 'ndjson'; readonly adapter: StreamAdapter<StreamMapper<unknown>> }

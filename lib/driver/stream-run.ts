@@ -3,6 +3,7 @@ import { describeError } from '../handler/describe-error';
 import { StreamError } from '../handler/stream-error';
 import type { StreamingChatResponseHandler } from '../handler/types';
 import type { MessagePart } from '../parts/types';
+import { observeStream, type HttpAttempts, type StreamObserver } from '../telemetry/stream-observer';
 import type { MapperTarget } from '../providers/stream-mapper';
 import { MappingTrackingHandler } from '../tracker/mapping-tracking-handler';
 import type { ChunkReader } from '../transport/byte-source';
@@ -17,6 +18,7 @@ import { RunState } from './run-state';
 import { SafeHandler } from './safe-handler';
 import { StreamController } from './stream-controller';
 import { failedWait, StreamGuard, type Interrupted } from './stream-guard';
+import type { ObservationOptions } from '../telemetry/chat-model-listener';
 import type { OpenStream, SecretRedaction, StreamLimits, StreamOutcome } from './stream-options';
 import type { StreamRecorder } from './stream-relay';
 import type { AnyStreamMapper, FramedDecoder } from './wire-plan';
@@ -70,16 +72,21 @@ export class StreamRun {
   private truncatedFrame = false;
   /** The relay's recorder of this stream (the `relay` option), else null. */
   private readonly recorder: StreamRecorder | null = null;
+  /** The stream's listeners (SPEC §14); null when none is registered. */
+  private readonly observer: StreamObserver | null;
 
   constructor(
     handler: StreamingChatResponseHandler,
-    private readonly limits: StreamLimits,
+    private readonly limits: StreamLimits & ObservationOptions,
     private readonly decoder: FramedDecoder,
     redaction: SecretRedaction | null = null,
+    attempts?: () => HttpAttempts,
   ) {
     this.frameDecoder = decoder;
     this.controller = new StreamController(limits.signal, this.state);
-    this.safe = new SafeHandler(handler, this.controller, redaction);
+    const observer = observeStream(limits, { format: () => decoder.adapterName, partial: () => this.bridge.partialResponse(), attempts });
+    this.observer = observer;
+    this.safe = new SafeHandler(observer === null ? handler : observer.observe(handler, () => this.outcome()), this.controller, redaction);
     this.bridge = new PartsBridge(this.safe);
     this.tracker = new MappingTrackingHandler(this.bridge);
     // The bridge stops aggregating once the stream is cancelled.
@@ -113,6 +120,7 @@ export class StreamRun {
   /** Runs the stream from a transport to open, or from a source already open. */
   async run(source: OpenStream | ChunkReader): Promise<StreamOutcome> {
     if (typeof source !== 'function') this.reader = source;
+    this.observer?.request();
     try {
       if (!this.state.cancelled) {
         // Created at the call (run() reaches here synchronously), so the deadline counts from it.
@@ -142,6 +150,14 @@ export class StreamRun {
     }
     // The promise settles after the terminal callback's promise (and any queued before it) settled.
     if (this.safe.busy) await this.safe.drained();
+    const observer = this.observer;
+    // Listeners heard of a completion or failure before its terminal callback (with this very
+    // outcome); a cancel they hear of here, before the promise settles.
+    return observer === null ? this.outcome() : observer.finish(() => this.outcome());
+  }
+
+  /** How the stream stands now, as its promise resolves. */
+  private outcome(): StreamOutcome {
     const mapper = this.mapper;
     const outcome = streamOutcome(this.state, this.bridge.partialResponse(), () => mapper?.metadataSoFar?.());
     return this.recorder === null ? outcome : this.recorder.end(outcome);
@@ -301,7 +317,9 @@ export class StreamRun {
       reader.cancel();
       return null;
     }
-    (link.run as StreamRun).reader = reader;
+    const run = link.run as StreamRun;
+    run.reader = reader;
+    run.observer?.headers();
     return reader;
   }
 

@@ -68,7 +68,7 @@ describe('the packed npm package (slow: build + npm pack + install + lint + type
     work = mkdtempSync(path.join(tmpdir(), 'partstream-pack-'));
     const pkg = path.join(work, 'pkg');
     mkdirSync(pkg);
-    for (const entry of ['package.json', 'README.md', 'LICENSE', 'tsconfig.json', 'tsconfig.build.json', 'scripts', 'bin', 'adapters', 'relay', 'lib']) {
+    for (const entry of ['package.json', 'README.md', 'LICENSE', 'tsconfig.json', 'tsconfig.build.json', 'scripts', 'bin', 'adapters', 'relay', 'otel', 'lib']) {
       if (existsSync(path.join(repo, entry))) cpSync(path.join(repo, entry), path.join(pkg, entry), { recursive: true });
     }
     symlinkSync(path.join(repo, 'node_modules'), path.join(pkg, 'node_modules'), 'dir');
@@ -99,10 +99,10 @@ describe('the packed npm package (slow: build + npm pack + install + lint + type
     if (work !== undefined) rmSync(work, { recursive: true, force: true });
   });
 
-  it('ships only dist/, the bin launcher, the adapters/ resolution stub, README, LICENSE and package.json', () => {
+  it('ships only dist/, the bin launcher, the adapters/, relay/ and otel/ resolution stubs, README, LICENSE and package.json', () => {
     const files = pack.files.map((file) => file.path);
     const topLevel = [...new Set(files.map((file) => file.split('/')[0]))].sort();
-    const expected = ['README.md', 'adapters', 'bin', 'dist', 'package.json', 'relay'];
+    const expected = ['README.md', 'adapters', 'bin', 'dist', 'otel', 'package.json', 'relay'];
     if (existsSync(path.join(repo, 'LICENSE'))) expected.unshift('LICENSE');
     expect({ topLevel, bin: files.filter((file) => file.startsWith('bin/')) }).to.deep.equal({
       topLevel: expected.sort(),
@@ -124,9 +124,9 @@ describe('the packed npm package (slow: build + npm pack + install + lint + type
     const esmDeclarations = [...files].filter((file) => file.startsWith('dist/esm/') && !file.endsWith('.js')).sort();
     expect({ missing, esmDeclarations, cjs, node: node.sort() }).to.deep.equal({
       missing: [],
-      esmDeclarations: ['dist/esm/adapters.d.ts', 'dist/esm/index.d.ts', 'dist/esm/package.json', 'dist/esm/relay.d.ts'],
-      cjs: ['dist/cjs/adapters.cjs', 'dist/cjs/index.cjs', 'dist/cjs/relay.cjs'],
-      node: ['dist/node/adapters.js', 'dist/node/cli/main.js', 'dist/node/index.js', 'dist/node/package.json', 'dist/node/relay.js'],
+      esmDeclarations: ['dist/esm/adapters.d.ts', 'dist/esm/index.d.ts', 'dist/esm/otel.d.ts', 'dist/esm/package.json', 'dist/esm/relay.d.ts'],
+      cjs: ['dist/cjs/adapters.cjs', 'dist/cjs/index.cjs', 'dist/cjs/otel.cjs', 'dist/cjs/relay.cjs'],
+      node: ['dist/node/adapters.js', 'dist/node/cli/main.js', 'dist/node/index.js', 'dist/node/otel.js', 'dist/node/package.json', 'dist/node/relay.js'],
     });
   });
 

@@ -87,6 +87,13 @@ const ROOT_NAMES = [
   'OpenAIResponsesItemType', 'OpenAIResponsesRequestItem', 'TypedBlock', 'WithOtherFields',
 ];
 
+/** Observability (SPEC §14) on the root entry. */
+const OBSERVABILITY_NAMES = [
+  'ChatModelCancelContext', 'ChatModelEndContext', 'ChatModelErrorContext', 'ChatModelFirstChunkContext', 'ChatModelListener',
+  'ChatModelRequestContext', 'ChatModelResponseContext', 'LogLevel', 'Logger', 'LoggingOptions', 'ObservationOptions', 'ObservedHttpResponse', 'ObservedOutcome',
+  'ObservedServer', 'StreamTelemetry', 'StreamTimings', 'addChatModelListener',
+];
+
 const ADAPTER_NAMES = [
   'AnthropicMapper', 'FramedStreamMapper', 'Framing', 'GeminiMapper', 'IncompleteToolCall', 'MapperFactory', 'MapperTarget',
   'OllamaMapper', 'OpenAIChatMapper', 'OpenAIResponsesMapper', 'SseFrame', 'StreamAdapter', 'StreamMapper', 'WireFormat',
@@ -110,7 +117,7 @@ describe('public surface: the entries', function () {
 
   it("'partstream' exports exactly the users' names (SPEC §0 included, no driver internals)", () => {
     const { program, entry } = userProgram();
-    expect(exportedNames(program, entry)).to.deep.equal([...ROOT_NAMES].sort());
+    expect(exportedNames(program, entry)).to.deep.equal([...ROOT_NAMES, ...OBSERVABILITY_NAMES].sort());
     for (const name of ['withAttributes', 'partToJSON', 'partFromJSON', 'StreamingParts', 'StreamingPartIndexer', 'MessageAggregator',
       'HandlerCallbackError', 'MappingTrackingHandler', 'PartsBridge', 'ChatStream', 'consumeStream']) {
       expect(ROOT_NAMES, `SPEC §0 names ${name}`).to.include(name);
@@ -131,12 +138,19 @@ describe('public surface: the entries', function () {
     expect(ROOT_NAMES.filter((name) => /Store|openRelay|^relay|stopResponse|RelayError/.test(name))).to.deep.equal([]);
   });
 
+  it("'partstream/otel' exports exactly the OpenTelemetry listener and its options", () => {
+    const { program, otelEntry } = userProgram();
+    expect(exportedNames(program, otelEntry)).to.deep.equal(['OpenTelemetryListenerOptions', 'openTelemetryListener']);
+  });
+
   it('has no mapper on the root entry: adapter internals live on the subpath only', () => {
     expect(ROOT_NAMES.filter((name) => /Mapper$|^map[A-Z]/.test(name))).to.deep.equal([]);
   });
 
   it('marks no public class member, function or constant @internal (what the .d.ts shows is supported)', () => {
-    const { program, entry, adaptersEntry, relayEntry } = userProgram();
-    expect([...internalMembers(program, entry), ...internalMembers(program, adaptersEntry), ...internalMembers(program, relayEntry)]).to.deep.equal([]);
+    const { program, entry, adaptersEntry, relayEntry, otelEntry } = userProgram();
+    expect([
+      ...internalMembers(program, entry), ...internalMembers(program, adaptersEntry), ...internalMembers(program, relayEntry), ...internalMembers(program, otelEntry),
+    ]).to.deep.equal([]);
   });
 });

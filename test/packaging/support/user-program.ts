@@ -48,7 +48,11 @@ export const USER_SETTINGS: ts.CompilerOptions = {
   typeRoots: [path.join(REPO, 'node_modules', '@types')],
   skipLibCheck: true,
   esModuleInterop: true,
-  paths: { partstream: [path.join(REPO, 'lib', 'index.ts')], 'partstream/adapters': [path.join(REPO, 'lib', 'adapters.ts')], 'partstream/relay': [path.join(REPO, 'lib', 'relay.ts')] },
+  paths: { partstream: [path.join(REPO, 'lib', 'index.ts')], 'partstream/adapters': [path.join(REPO, 'lib', 'adapters.ts')], 'partstream/relay': [path.join(REPO, 'lib', 'relay.ts')],
+    'partstream/otel': [path.join(REPO, 'lib', 'otel.ts')],
+    // The README's OpenTelemetry setup imports the SDK a user installs beside partstream.
+    '@opentelemetry/*': [path.join(REPO, 'node_modules', '@opentelemetry', '*')],
+  },
 };
 
 /** One program over the public entry, each README block (a file of its own) and each example. */
@@ -59,6 +63,8 @@ export interface UserProgram {
   readonly adaptersEntry: string;
   /** The relay entry, `partstream/relay`. */
   readonly relayEntry: string;
+  /** The OpenTelemetry entry, `partstream/otel`. */
+  readonly otelEntry: string;
   /** The README blocks' files, each with the block it holds. */
   readonly snippets: readonly { readonly file: string; readonly snippet: Snippet }[];
   readonly examples: readonly string[];
@@ -85,8 +91,9 @@ export function userProgram(): UserProgram {
   const entry = path.join(REPO, 'lib', 'index.ts');
   const adaptersEntry = path.join(REPO, 'lib', 'adapters.ts');
   const relayEntry = path.join(REPO, 'lib', 'relay.ts');
-  const program = ts.createProgram({ rootNames: [entry, adaptersEntry, relayEntry, ...snippets.map((s) => s.file), ...examples], options: USER_SETTINGS });
-  cached = { program, entry, adaptersEntry, relayEntry, snippets, examples };
+  const otelEntry = path.join(REPO, 'lib', 'otel.ts');
+  const program = ts.createProgram({ rootNames: [entry, adaptersEntry, relayEntry, otelEntry, ...snippets.map((s) => s.file), ...examples], options: USER_SETTINGS });
+  cached = { program, entry, adaptersEntry, relayEntry, otelEntry, snippets, examples };
   return cached;
 }
 
