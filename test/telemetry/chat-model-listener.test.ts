@@ -5,6 +5,7 @@ import { addChatModelListener } from '../../lib/telemetry/listener-registry';
 import { trackedSource } from '../support/chunk-sources';
 import { TRANSCRIPTS } from '../support/transcripts';
 import { END_CASES, loggingHandler } from './ends';
+import { expectRejection } from '../support/rejection';
 
 /** A listener that logs each call (and keeps its contexts). */
 function recorder(log: string[], contexts: ChatModelRequestContext[] = []): ChatModelListener {
@@ -169,13 +170,13 @@ describe('ChatModelListener', () => {
     expect(bundle).not.to.include('@opentelemetry');
   });
 
-  it('refuses listeners and telemetry of the wrong kind with a TypeError', () => {
+  it('refuses listeners and telemetry of the wrong kind with a TypeError, through the promise', async () => {
     const source = () => trackedSource([]);
-    expect(() => consumeStream(source(), loggingHandler([]), { format: 'gemini', listeners: {} as never })).to.throw(TypeError, 'Expected listeners to be an array');
-    expect(() => consumeStream(source(), loggingHandler([]), { format: 'gemini', listeners: [null as never] })).to.throw(TypeError, 'Expected listeners[0] to be a ChatModelListener');
-    expect(() => consumeStream(source(), loggingHandler([]), { format: 'gemini', telemetry: { serverPort: '443' as never } })).to.throw(TypeError, 'Expected telemetry.serverPort');
+    await expectRejection(() => consumeStream(source(), loggingHandler([]), { format: 'gemini', listeners: {} as never }), TypeError, 'Expected listeners to be an array');
+    await expectRejection(() => consumeStream(source(), loggingHandler([]), { format: 'gemini', listeners: [null as never] }), TypeError, 'Expected listeners[0] to be a ChatModelListener');
+    await expectRejection(() => consumeStream(source(), loggingHandler([]), { format: 'gemini', telemetry: { serverPort: '443' as never } }), TypeError, 'Expected telemetry.serverPort');
     expect(() => addChatModelListener(undefined as never)).to.throw(TypeError, 'Expected listener to be a ChatModelListener');
     // A handler without onError is refused as it is without listeners.
-    expect(() => consumeStream(source(), { onCompleteResponse: () => undefined } as never, { format: 'gemini', listeners: [{}] })).to.throw(TypeError, 'Expected a handler with onCompleteResponse and onError');
+    await expectRejection(() => consumeStream(source(), { onCompleteResponse: () => undefined } as never, { format: 'gemini', listeners: [{}] }), TypeError, 'Expected a handler with onCompleteResponse and onError');
   });
 });

@@ -5,6 +5,7 @@ import { trackedSource } from '../support/chunk-sources';
 import { streamWithClient } from '../support/http-clients';
 import { TRANSCRIPTS } from '../support/transcripts';
 import { loggingHandler } from './ends';
+import { expectRejection } from '../support/rejection';
 
 type Line = [level: string, message: string, fields: Record<string, unknown> | undefined];
 
@@ -73,8 +74,8 @@ describe('logging (PARTSTREAM_LOG, logger)', () => {
     expect(lines).to.have.length(1);
   });
 
-  it('refuses a logger or level of the wrong kind', () => {
-    expect(() => consumeStream(trackedSource([]), loggingHandler([]), { format: 'gemini', logger: { info: () => undefined } as never })).to.throw(TypeError, 'Expected logger');
-    expect(() => consumeStream(trackedSource([]), loggingHandler([]), { format: 'gemini', logLevel: 'loud' as never })).to.throw(TypeError, 'Expected logLevel');
+  it('refuses a logger or level of the wrong kind, through the promise', async () => {
+    await expectRejection(() => consumeStream(trackedSource([]), loggingHandler([]), { format: 'gemini', logger: { info: () => undefined } as never }), TypeError, 'Expected logger');
+    await expectRejection(() => consumeStream(trackedSource([]), loggingHandler([]), { format: 'gemini', logLevel: 'loud' as never }), TypeError, 'Expected logLevel');
   });
 });
