@@ -91,6 +91,8 @@ export class ResponseCore {
     slot.put(deltaPart(type, text, payload), true);
     if (slot !== this.runSlot) {
       this.runSlot?.invalidate();
+      // The run that ends keeps its text as one string, not as the pieces of an unfinished block.
+      this.runText?.read();
       this.runSlot = slot;
     }
     this.runText = slot.textPieces(type);

@@ -60,7 +60,8 @@ export class StreamGuard {
   private waitStart = -1;
   private idleTimer: ReturnType<typeof setTimeout> | undefined;
   private deadlineTimer: ReturnType<typeof setTimeout> | undefined;
-  private readonly onIdleTimer = (): void => this.idleTimerFired();
+  /** The idle timer's callback, made at the first timer (a stream without an idle timeout holds none). */
+  private onIdleTimer: (() => void) | null = null;
 
   constructor(limits: GuardLimits = {}) {
     this.interrupted = new Promise((resolve) => {
@@ -86,7 +87,7 @@ export class StreamGuard {
       this.waitStart = start;
       // The idle timer is re-armed lazily: one left running from an earlier wait checks, when it
       // fires, how long the current wait has lasted (a timer per read would cost on every token).
-      if (this.idleTimeoutMs !== undefined && this.idleTimer === undefined) this.idleTimer = setTimeout(this.onIdleTimer, this.idleTimeoutMs);
+      if (this.idleTimeoutMs !== undefined && this.idleTimer === undefined) this.idleTimer = setTimeout((this.onIdleTimer ??= () => this.idleTimerFired()), this.idleTimeoutMs);
     }
     if (this.reason !== null) {
       this.waitStart = -1;
@@ -126,7 +127,7 @@ export class StreamGuard {
     if (this.waitStart < 0 || idleTimeoutMs === undefined || this.reason !== null) return;
     const remaining = idleTimeoutMs - (now() - this.waitStart);
     if (remaining <= 0) this.interrupt(IDLE);
-    else this.idleTimer = setTimeout(this.onIdleTimer, remaining);
+    else this.idleTimer = setTimeout(this.onIdleTimer as () => void, remaining);
   }
 
   /** Records the first interruption, and tells it at once when a wait is pending. */

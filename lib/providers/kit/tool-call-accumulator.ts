@@ -50,14 +50,15 @@ function isBlank(name: string): boolean {
  * fragments are kept for its end).
  */
 export class ToolCallAccumulator<K = string | number> {
-  private readonly calls = new Map<K, Call>();
+  /** The calls started, by key; made at the first (most responses have no tool call). */
+  private calls: Map<K, Call> | null = null;
   private opened = 0;
   private completed = 0;
   private incomplete = 0;
 
   /** How many calls were started in this response (ended or not). */
   get callCount(): number {
-    return this.calls.size;
+    return this.calls === null ? 0 : this.calls.size;
   }
 
   /** How many started calls have not ended yet. */
@@ -77,17 +78,17 @@ export class ToolCallAccumulator<K = string | number> {
 
   /** True when a call was started under `key` (whether or not it has ended). */
   has(key: K): boolean {
-    return this.calls.has(key);
+    return this.calls !== null && this.calls.has(key);
   }
 
   /** True while the call under `key` is started and has not ended. */
   isOpen(key: K): boolean {
-    return this.calls.get(key)?.open === true;
+    return this.calls?.get(key)?.open === true;
   }
 
   /** The id of the call under `key` (null when the provider sent none), or undefined when none was started. */
   idOf(key: K): string | null | undefined {
-    return this.calls.get(key)?.id;
+    return this.calls?.get(key)?.id;
   }
 
   /**
@@ -95,11 +96,12 @@ export class ToolCallAccumulator<K = string | number> {
    * Throws a `TypeError` when a call was already started under `key`: keys are never reused.
    */
   start(key: K, id: string | null, name: string): number {
-    if (this.calls.has(key)) {
+    const calls = (this.calls ??= new Map<K, Call>());
+    if (calls.has(key)) {
       throw new TypeError(`Expected a tool call key not used before, got ${String(key)}`);
     }
-    const index = this.calls.size;
-    this.calls.set(key, { index, id, name, fragments: [], open: true });
+    const index = calls.size;
+    calls.set(key, { index, id, name, fragments: [], open: true });
     this.opened++;
     return index;
   }
@@ -171,7 +173,7 @@ export class ToolCallAccumulator<K = string | number> {
   endAll(target: MapperTarget, mappedReason: FinishReason | null, completionOf?: (key: K) => ToolCallCompletion | undefined): void {
     if (this.opened === 0) return;
     const cut = mappedReason === 'LENGTH';
-    for (const [key, call] of this.calls) {
+    for (const [key, call] of this.calls ?? []) {
       if (!call.open) continue;
       if (cut) this.abandon(key, target, completionOf?.(key));
       else this.complete(key, target, completionOf?.(key));
@@ -184,7 +186,7 @@ export class ToolCallAccumulator<K = string | number> {
   }
 
   private openCall(key: K): Call | undefined {
-    const call = this.calls.get(key);
+    const call = this.calls?.get(key);
     return call !== undefined && call.open ? call : undefined;
   }
 

@@ -58,8 +58,8 @@ export class OpenAIChatMapper implements StreamMapper<SseFrame> {
   private readonly out = new MapperOutput();
   private readonly chunks = new OpenAIChatChunkReader();
   private readonly toolCalls = new ToolCallAccumulator<number>();
-  /** The latest call key of each wire `tool_calls[].index`. */
-  private readonly keyByWireIndex = new Map<number, number>();
+  /** The latest call key of each wire `tool_calls[].index`; made at the first indexed call delta. */
+  private keyByWireIndex: Map<number, number> | null = null;
   /** The call the last tool-call delta went to (for deltas without an index). */
   private lastKey: number | null = null;
   private readonly refusal: string[] = [];
@@ -173,7 +173,7 @@ export class OpenAIChatMapper implements StreamMapper<SseFrame> {
     const fn = isJsonObject(delta.function) ? delta.function : undefined;
     const name = nonBlankString(fn?.name);
     const wireIndex = typeof delta.index === 'number' ? delta.index : null;
-    let key = wireIndex === null ? this.lastKey : (this.keyByWireIndex.get(wireIndex) ?? null);
+    let key = wireIndex === null ? this.lastKey : (this.keyByWireIndex?.get(wireIndex) ?? null);
     if (key !== null && id !== null) {
       const knownId = this.toolCalls.idOf(key);
       if (knownId !== null && knownId !== undefined && knownId !== id) key = null;
@@ -183,7 +183,7 @@ export class OpenAIChatMapper implements StreamMapper<SseFrame> {
       this.toolCalls.endAll(target, null);
       key = this.toolCalls.callCount;
       this.toolCalls.start(key, id, name ?? '');
-      if (wireIndex !== null) this.keyByWireIndex.set(wireIndex, key);
+      if (wireIndex !== null) (this.keyByWireIndex ??= new Map<number, number>()).set(wireIndex, key);
     } else {
       this.toolCalls.identify(key, id, name);
     }
