@@ -1,3 +1,4 @@
+import { sleep } from '../transport/sleep';
 /**
  * An Anthropic Messages stream (`text/event-stream` body) used by `partstream replay` when no
  * file is given. It follows the wire format of a real response: a thinking block closed by its
@@ -159,16 +160,4 @@ export async function* demoRecordingChunks(options: DemoRecordingOptions = {}): 
       yield bytes.subarray(start, Math.min(start + maxPieceBytes, bytes.length));
     }
   }
-}
-
-function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(done, ms);
-    signal?.addEventListener('abort', done, { once: true });
-    function done(): void {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', done);
-      resolve();
-    }
-  });
 }

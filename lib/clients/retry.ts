@@ -54,20 +54,3 @@ export function retryDelayMs(headers: Headers | null, retry: number, random: () 
   const backoff = Math.min(INITIAL_RETRY_DELAY_MS * 2 ** retry, MAX_RETRY_DELAY_MS);
   return backoff * (1 - random() * 0.25);
 }
-
-/**
- * Waits `ms`, or less when `signal` aborts (then it resolves at once: the caller checks the
- * signal). The listener is removed either way, so a long-lived signal collects none.
- */
-export function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  if (signal.aborted) return Promise.resolve();
-  return new Promise((resolve) => {
-    const done = (): void => {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal.addEventListener('abort', done, { once: true });
-  });
-}

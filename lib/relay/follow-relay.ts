@@ -6,6 +6,7 @@ import { describeValue } from '../parts/describe-value';
 import { parseSequence } from '../providers/partstream/partstream-wire';
 import { createSequencedSseDecoder } from '../wire/sse-decoder';
 import type { SequencedSseFrame } from '../wire/types';
+import { sleep } from '../transport/sleep';
 
 /** How `followRelay` reconnects. */
 export interface ReconnectOptions {
@@ -41,20 +42,6 @@ function positive(value: unknown, name: string, fallback: number): number {
   if (value === undefined) return fallback;
   if (typeof value !== 'number' || !(value > 0)) throw new TypeError(`Expected ${name} to be a positive number, got ${describeValue(value)}`);
   return value;
-}
-
-/** `ms`, or less when `wake` aborts first (a page became visible, or the follow was cancelled). */
-function pause(ms: number, wake: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (wake.aborted) return resolve();
-    const done = (): void => {
-      clearTimeout(timer);
-      wake.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    wake.addEventListener('abort', done, { once: true });
-  });
 }
 
 /** One event again as SSE text, in the canonical form the viewer reads. */
@@ -140,7 +127,7 @@ class RelayFollower implements AsyncIterable<string> {
       if (this.wake.signal.aborted) continue;
       const base = this.retryMs ?? this.initialMs;
       const backoff = Math.min(this.maxMs, base * 2 ** (progressed ? 0 : attempt++));
-      await pause(backoff / 2 + Math.random() * (backoff / 2), this.wake.signal);
+      await sleep(backoff / 2 + Math.random() * (backoff / 2), this.wake.signal);
     }
   }
 

@@ -5,8 +5,9 @@ import type { AddressInfo, Socket } from 'node:net';
 import { consumeStream } from '../../lib/driver/consume-stream';
 import { streamAnthropic, streamOpenAIChat } from '../../lib/clients/http-clients';
 import {
-  DEFAULT_MAX_RETRIES, isRetryableResponse, MAX_RETRY_AFTER_MS, MAX_RETRY_DELAY_MS, retryDelayMs, sleep,
+  DEFAULT_MAX_RETRIES, isRetryableResponse, MAX_RETRY_AFTER_MS, MAX_RETRY_DELAY_MS, retryDelayMs,
 } from '../../lib/clients/retry';
+import { sleep } from '../../lib/transport/sleep';
 import type { HttpStreamOutcome } from '../../lib/clients/stream-http';
 import type { StreamError } from '../../lib/handler/stream-error';
 import { trackedSource } from '../support/chunk-sources';

@@ -24,6 +24,7 @@ import { stopCommandFields, stopCommandFrom, stopFromJson, stopToJson } from './
 import { isIdTaken, storeError } from './store-error';
 import { logEntryId } from './stream-ids';
 import { StreamTail } from './stream-tail';
+import { sleep } from '../../transport/sleep';
 
 /** A `ResponseStore` on Redis, with the timing the relay's liveness watchdog uses. */
 export interface RedisResponseStore extends ResponseStore {
@@ -48,18 +49,6 @@ function randomHex(bytes: number): string {
   let hex = '';
   for (const byte of random) hex += byte.toString(16).padStart(2, '0');
   return hex;
-}
-
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(done, ms);
-    signal?.addEventListener('abort', done, { once: true });
-    function done(): void {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', done);
-      resolve();
-    }
-  });
 }
 
 /** When the TTL of a response this process produces was last pushed out. */
