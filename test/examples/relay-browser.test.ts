@@ -1,20 +1,16 @@
 import { expect } from 'chai';
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import path from 'node:path';
-import puppeteer, { type Browser, type Page } from 'puppeteer-core';
+import type { Browser, Page } from 'puppeteer-core';
 import { memoryStore } from 'partstream/relay';
 import { bundlePage } from '../../examples/relay/bundle-page';
 import { startRelayService, type RelayService } from '../../examples/relay/service';
-import { noteSkipped } from '../support/skips';
+import { launchChromium, requireChromium } from '../support/chromium';
 
 // The relay example's page in headless Chromium: it follows a response through an offline spell,
 // a hidden → visible switch and sockets the server kills, and shows the final text exactly once
 // (the text that came live, callback by callback, equals it: no event twice, none lost).
 
-const HOW_TO_GET_CHROMIUM = 'install it with `apt-get install -y chromium` (Debian), or set CHROMIUM_PATH to a Chromium or Chrome binary';
-const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 // A plain CommonJS script (it also runs from the command line), hence require.
 const { ensureBuild } = require('../../scripts/ensure-build.js') as { ensureBuild(root: string): string };
 
@@ -22,17 +18,6 @@ const { ensureBuild } = require('../../scripts/ensure-build.js') as { ensureBuil
 const TEXT =
   'A relay keeps each response in a store, numbered event by event. A browser that drops its connection comes back with the last event it saw and gets exactly the rest: nothing twice, nothing lost. Stop works from any process, and a late viewer replays the whole answer.';
 const REASONING = 'The user asks why a relay helps. Explain reconnects and stop.';
-
-function findChromium(): string | null {
-  const given = process.env.CHROMIUM_PATH;
-  if (given !== undefined && given !== '') return existsSync(given) ? given : null;
-  if (existsSync('/usr/bin/chromium')) return '/usr/bin/chromium';
-  try {
-    return execFileSync('which', ['chromium'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim() || null;
-  } catch {
-    return null;
-  }
-}
 
 interface PageState {
   readonly status: string;
@@ -53,18 +38,10 @@ describe('examples/relay page in headless Chromium: offline, hidden → visible,
   const pageErrors: string[] = [];
 
   before(async function () {
-    const chromium = findChromium();
-    if (chromium === null) {
-      const how = `Chromium is not installed: ${HOW_TO_GET_CHROMIUM}`;
-      // CI installs Chromium in .ci/run: missing there, the browser guarantee would go untested.
-      if (process.env.CI === 'true') throw new Error(how);
-      noteSkipped(how, 'the relay example in Chromium');
-      this.skip();
-    }
+    const chromium = requireChromium(this, 'the relay example in Chromium');
     ensureBuild(path.resolve(__dirname, '../..'));
     service = await startRelayService({ store, pageScript: await bundlePage(), paceMs: 80 });
-    profile = mkdtempSync(path.join(tmpdir(), 'partstream-chromium-'));
-    browser = await puppeteer.launch({ executablePath: chromium as string, headless: true, args: CHROMIUM_ARGS, userDataDir: profile, timeout: 30_000 });
+    ({ browser, profile } = await launchChromium(chromium));
   });
 
   after(async () => {
