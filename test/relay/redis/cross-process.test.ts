@@ -138,10 +138,19 @@ describe('relay across processes through Redis', function () {
     const tags = Array.from({ length: PROCESSES }, (_, p) => `many${p}${newResponseId().slice(2, 8)}`);
     const kids = tags.map((tag, p) => producer({ mode: 'many', library: p % 2 === 0 ? 'node-redis' : 'ioredis', name: `producer-${p}`, tag, responses: PER_PROCESS, words: WORDS, delayMs: 5 }));
     await Promise.all(kids.map((child) => child.next('the relays opened', (report) => report.type === 'opened')));
-    const viewers = tags.flatMap((tag) => Array.from({ length: PER_PROCESS }, (_, i) => view(store, `${tag}-${i}`).then((end) => ({ id: `${tag}-${i}`, ...end }))));
+    // Every producer holds its two connections (commands and the blocking one) before any relay
+    // streams, so the bound below is not met by a process that had already finished.
     const counts: Map<string, number>[] = [];
+    for (let tries = 0; tries < 200; tries += 1) {
+      const sample = await connectionsByName();
+      counts.push(sample);
+      if (tags.every((_, p) => sample.get(`producer-${p}`) === 2)) break;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    for (const child of kids) child.process.send({ type: 'go' });
+    const viewers = tags.flatMap((tag) => Array.from({ length: PER_PROCESS }, (_, i) => view(store, `${tag}-${i}`).then((end) => ({ id: `${tag}-${i}`, ...end }))));
     const sampling = (async () => {
-      while (counts.length < 20) {
+      for (let samples = 0; samples < 20; samples += 1) {
         counts.push(await connectionsByName());
         if (kids.every((child) => child.reports.some((report) => report.type === 'end'))) break;
         await new Promise((resolve) => setTimeout(resolve, 100));

@@ -6,7 +6,8 @@
 //       one response, one word per delayMs; reports {type: 'delta', count} after each callback,
 //       then {type: 'end', outcome, relay, sourceCancelled}.
 //   {mode: 'many', library, url, name, tag, responses, words, delayMs}
-//       `responses` relays at once, ids `${tag}-${i}`; reports {type: 'opened'} then {type: 'end', failures}.
+//       `responses` relays at once, ids `${tag}-${i}`; reports {type: 'opened'}, waits for a message
+//       from the parent (any), then streams and reports {type: 'end', failures}.
 //   {mode: 'provider', library, url, name, responseId, providerUrl}
 //       one response from the loopback provider at providerUrl through streamOpenAIChat.
 
@@ -81,6 +82,8 @@ async function main(): Promise<void> {
     const count = job.responses ?? 1;
     const relays = await Promise.all(Array.from({ length: count }, (_, i) => openRelay(store, { responseId: `${job.tag}-${i}`, producerTimeoutMs: 5000 })));
     send({ type: 'opened' });
+    // The parent counts this process's connections before any relay streams, then says go.
+    await new Promise((resolve) => process.once('message', resolve));
     const failures: string[] = [];
     await Promise.all(
       relays.map(async (relay, i) => {
