@@ -43,7 +43,8 @@ export interface RedisServer {
   stop(): Promise<void>;
 }
 
-async function startRedisServer(binary: string): Promise<RedisServer> {
+/** Starts a private server with `binary` (the Redis suites, and the relay bench). */
+export async function startRedisServer(binary: string): Promise<RedisServer> {
   const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), 'partstream-redis-'));
   const child: ChildProcess = spawn(binary, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir, '--loglevel', 'warning'], {
