@@ -14,7 +14,7 @@ export interface BatchLimits {
 
 /** What the writer tells its relay. */
 export interface BatchEvents {
-  /** Called just before a batch is cut (the relay adds a `meta` event when the id or model changed). */
+  /** Called just before the waiting events are appended (the relay adds a `meta` event when the id or model changed). */
   beforeFlush(): void;
   /** The log refused the relay (`fenced`: a reaper or a stopper wrote its terminal) or lost it. */
   refused(error: RelayError): void;
@@ -26,29 +26,45 @@ export interface BatchEvents {
   tooLargeEvent(sequence: number): string;
 }
 
+/** What became of a failed append: try it again, the log now ends with `relay_too_large`, or the relay stops. */
+type Recovery = 'retry' | 'replaced' | 'stop';
+
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+function batchOf(first: number, texts: readonly string[], terminal: boolean): RelayBatch {
+  const text = texts.length === 1 ? (texts[0] as string) : texts.join('');
+  return Object.freeze({ first, last: first + texts.length - 1, terminal, text });
+}
 
 /**
  * Gathers a relay's encoded events into batches and appends them, one fenced append per batch,
- * one at a time (the next batch fills while one is in flight): a batch is cut `flushMs` after its
- * first event, at `flushCount` events or `flushBytes` of text, and at once for the terminal. A
- * failed append is retried with the same batch, with backoff, for up to `retryForMs`. Taking an
- * event never waits and never does I/O: the store is only awaited here, outside every callback.
+ * one at a time: a batch is cut `flushMs` after its first event, at `flushCount` events or
+ * `flushBytes` of text (beyond its first event), and at once for the terminal. A full batch is
+ * joined into one string as it is cut, so that events waiting behind a slow store cost one flat
+ * string per batch rather than one object per event. While an append is in flight the next
+ * batches fill; when it lands, the full ones go out, then the one being filled once its `flushMs`
+ * is over (a stream faster than its store thus writes full batches). A failed append is retried with the same
+ * batch, with backoff, for up to `retryForMs`. Taking an event never waits and never does I/O:
+ * the store is only awaited here, outside every callback.
  */
 export class BatchWriter implements EncodedEventSink {
-  /** The events taken and not yet cut into a batch: `texts` from `head` on, from sequence `first` on. */
+  /** The batch being filled: its texts, from sequence `first` on, `bytes` of text. */
   private texts: string[] = [];
-  private head = 0;
   private first = 0;
-  /** A flush is due at once (a microtask is queued). */
-  private due = false;
-  /** The last of `texts` is the terminal event. */
-  private terminal = false;
-  /** How many events and how much text wait in `texts`. */
   private bytes = 0;
+  /** Batches cut and not yet stored, from `head` on (while flushing, the one at `head` is in flight). */
+  private ready: RelayBatch[] = [];
+  private head = 0;
+  /** How much text was taken in all. */
   private total = 0;
   /** No more events are written: the terminal was taken, the log refused us, or the size limit was reached. */
   private sealed = false;
+  /** A flush is due at once (a microtask is queued). */
+  private due = false;
+  /** When the first event of the batch being filled was taken (Date.now()). */
+  private firstAt = 0;
+  /** The `flushMs` of the batch being filled is over: it goes out with the next append. */
+  private overdue = false;
   private timer: ReturnType<typeof setTimeout> | null = null;
   private flushing = false;
 
@@ -66,98 +82,115 @@ export class BatchWriter implements EncodedEventSink {
 
   event(sequence: number, text: string, terminal: boolean): void {
     if (this.sealed) return;
-    if (this.total + text.length > this.limits.maxResponseBytes) {
+    const limits = this.limits;
+    if (this.total + text.length > limits.maxResponseBytes) {
       // The log ends here with relay_too_large; the local stream goes on without the relay.
       text = this.events.tooLargeEvent(sequence);
       terminal = true;
     }
+    this.total += text.length;
+    if (this.texts.length > 0 && this.bytes + text.length > limits.flushBytes) this.cutFilling(false);
     const texts = this.texts;
-    if (texts.length === this.head) this.first = sequence;
+    if (texts.length === 0) {
+      this.first = sequence;
+      this.firstAt = Date.now();
+    }
     texts.push(text);
     this.bytes += text.length;
-    this.total += text.length;
     if (terminal) {
-      this.terminal = true;
       this.sealed = true;
+      this.stopTimer();
+      this.cutFilling(true);
+    } else if (texts.length >= limits.flushCount || this.bytes >= limits.flushBytes) {
+      this.cutFilling(false);
     }
-    if (this.due) return;
-    if (terminal || texts.length - this.head >= this.limits.flushCount || this.bytes >= this.limits.flushBytes) this.flushSoon(0);
-    else if (this.timer === null) this.flushSoon(this.limits.flushMs);
+    if (this.head < this.ready.length) {
+      if (!this.flushing && !this.due) this.flushNow();
+    } else if (this.timer === null && this.texts.length > 0) {
+      this.startTimer(limits.flushMs);
+    }
   }
 
-  /** Stops writing: nothing taken from now on is appended (the relay was refused). */
-  seal(): void {
+  /** Stops writing: nothing waiting or taken from now on is appended. */
+  private seal(): void {
     this.sealed = true;
     this.texts = [];
-    this.head = 0;
     this.bytes = 0;
-    if (this.timer !== null) clearTimeout(this.timer);
+    this.ready = [];
+    this.head = 0;
+    this.stopTimer();
+  }
+
+  /** Cuts the batch being filled into the ready queue. */
+  private cutFilling(terminal: boolean): void {
+    this.ready.push(batchOf(this.first, this.texts, terminal));
+    this.first += this.texts.length;
+    this.texts = [];
+    this.bytes = 0;
+    this.overdue = false;
+  }
+
+  /**
+   * One timer serves every batch: it is not cleared when a batch is cut early (that would cost a
+   * timer per batch); when it fires it checks the age of the batch being filled now, and waits
+   * for the rest of that batch's `flushMs` if it is younger.
+   */
+  private startTimer(delay: number): void {
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      if (this.texts.length === 0 || this.sealed) return;
+      const left = this.firstAt + this.limits.flushMs - Date.now();
+      if (left > 0) {
+        this.startTimer(left);
+        return;
+      }
+      this.overdue = true;
+      void this.flush();
+    }, delay);
+  }
+
+  private stopTimer(): void {
+    if (this.timer === null) return;
+    clearTimeout(this.timer);
     this.timer = null;
   }
 
-  private flushSoon(delay: number): void {
-    if (delay > 0) {
-      this.timer = setTimeout(() => {
-        this.timer = null;
-        void this.flush();
-      }, delay);
-      return;
-    }
-    if (this.timer !== null) clearTimeout(this.timer);
-    this.timer = null;
+  /**
+   * A microtask, not a timer: the terminal and a full batch go out at once, yet after the
+   * callback that cut them has returned (the relay never works inside a callback).
+   */
+  private flushNow(): void {
     this.due = true;
-    // A microtask, not a timer: the terminal and a full batch go out at once, yet after the
-    // callback that made them has returned (the relay never works inside a callback).
     queueMicrotask(() => {
       this.due = false;
       void this.flush();
     });
   }
 
-  /** How many events wait to be cut. */
-  private get waiting(): number {
-    return this.texts.length - this.head;
-  }
-
-  /** The next batch: at most `flushCount` events and (beyond its first event) `flushBytes` of text. */
-  private cut(): RelayBatch {
-    const texts = this.texts;
-    const head = this.head;
-    const waiting = texts.length - head;
-    let count = 0;
-    let size = 0;
-    while (count < waiting && count < this.limits.flushCount && (count === 0 || size + (texts[head + count] as string).length <= this.limits.flushBytes)) {
-      size += (texts[head + count] as string).length;
-      count++;
-    }
-    const all = count === waiting;
-    const text = count === 1 ? (texts[head] as string) : texts.slice(head, head + count).join('');
-    const batch: RelayBatch = Object.freeze({ first: this.first, last: this.first + count - 1, terminal: all && this.terminal, text });
-    if (all) {
-      this.texts = [];
-      this.head = 0;
-      this.terminal = false;
-    } else {
-      this.head = head + count;
-      // Let go of the cut texts now and then (never per cut: that would copy the queue each time).
-      if (this.head >= 4096 && this.head * 2 >= texts.length) {
-        this.texts = texts.slice(this.head);
-        this.head = 0;
-      }
-    }
-    this.first += count;
-    this.bytes -= size;
-    return batch;
-  }
-
+  /** Appends the batches cut, in order, and the one being filled once its `flushMs` is over, until none waits. */
   private async flush(): Promise<void> {
     if (this.flushing) return;
     this.flushing = true;
     try {
-      while (this.waiting > 0) {
-        if (!this.terminal) this.events.beforeFlush();
-        const batch = this.cut();
-        if (!(await this.append(batch))) return;
+      for (;;) {
+        if (this.head === this.ready.length && !this.overdue) return;
+        // The relay adds a meta event when the id or model changed (to the batch being filled, or cutting a full one).
+        if (!this.sealed) this.events.beforeFlush();
+        if (this.overdue && this.texts.length > 0) this.cutFilling(false);
+        this.overdue = false;
+        if (this.head === this.ready.length) return;
+        const batch = this.ready[this.head] as RelayBatch;
+        const giveUpAt = Date.now() + this.limits.retryForMs;
+        try {
+          await this.store.append(this.responseId, batch);
+        } catch (error) {
+          if (!(await this.retry(batch, error, giveUpAt))) {
+            // The relay stopped (nothing waits), or relay_too_large now waits in place of the batch.
+            if (this.head === this.ready.length) return;
+            continue;
+          }
+        }
+        this.taken();
         if (batch.terminal) {
           this.events.ended(batch.last);
           return;
@@ -168,35 +201,55 @@ export class BatchWriter implements EncodedEventSink {
     }
   }
 
-  /** Appends `batch`, retrying the same batch on a store failure; false when the relay must stop. */
-  private async append(batch: RelayBatch): Promise<boolean> {
-    const giveUpAt = Date.now() + this.limits.retryForMs;
+  /** The batch at `head` is stored: let go of it (and now and then of the stored ones before it). */
+  private taken(): void {
+    const head = ++this.head;
+    if (head === this.ready.length) {
+      this.ready = [];
+      this.head = 0;
+    } else if (head >= 1024 && head * 2 >= this.ready.length) {
+      this.ready = this.ready.slice(head);
+      this.head = 0;
+    }
+  }
+
+  /**
+   * Retries `batch` after its append failed with `error`, with backoff, until `giveUpAt`. True
+   * once it is stored; false when the ready queue now ends the log with `relay_too_large` in its
+   * place, or when the relay stopped (the queue is then empty).
+   */
+  private async retry(batch: RelayBatch, error: unknown, giveUpAt: number): Promise<boolean> {
     for (let attempt = 0; ; attempt++) {
+      const recovery = this.recover(batch, error, giveUpAt);
+      if (recovery !== 'retry') return false;
+      await sleep(Math.min(1000, 25 * 2 ** attempt));
       try {
         await this.store.append(this.responseId, batch);
         return true;
-      } catch (error) {
-        if (RelayError.isInstance(error) && (error.kind === 'fenced' || error.kind === 'lost' || error.kind === 'closed')) {
-          this.seal();
-          this.events.refused(error);
-          return false;
-        }
-        if (RelayError.isInstance(error) && error.kind === 'too-large' && !batch.terminal) {
-          // The store's own bound: the log ends with relay_too_large in place of this batch.
-          this.texts = [this.events.tooLargeEvent(batch.first)];
-          this.head = 0;
-          this.first = batch.first;
-          this.terminal = true;
-          this.sealed = true;
-          return true;
-        }
-        if (Date.now() >= giveUpAt) {
-          this.seal();
-          this.events.failed(error);
-          return false;
-        }
-        await sleep(Math.min(1000, 25 * 2 ** attempt));
+      } catch (again) {
+        error = again;
       }
     }
+  }
+
+  /** What a failed append of `batch` leads to (`replaced` and `stop` have already reset the queue). */
+  private recover(batch: RelayBatch, error: unknown, giveUpAt: number): Recovery {
+    if (RelayError.isInstance(error) && (error.kind === 'fenced' || error.kind === 'lost' || error.kind === 'closed')) {
+      this.seal();
+      this.events.refused(error);
+      return 'stop';
+    }
+    if (RelayError.isInstance(error) && error.kind === 'too-large' && !batch.terminal) {
+      // The store's own bound: the log ends with relay_too_large in place of this batch.
+      this.seal();
+      this.ready = [batchOf(batch.first, [this.events.tooLargeEvent(batch.first)], true)];
+      return 'replaced';
+    }
+    if (Date.now() >= giveUpAt) {
+      this.seal();
+      this.events.failed(error);
+      return 'stop';
+    }
+    return 'retry';
   }
 }

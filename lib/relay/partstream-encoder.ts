@@ -12,6 +12,9 @@ export interface EncodedEventSink {
 export class PartstreamEncoder {
   private sequence = 0;
   private ended = false;
+  /** `\nevent: <type>\ndata: ` of the last event's type. */
+  private type = '';
+  private lines = '';
 
   constructor(private readonly sink: EncodedEventSink) {}
 
@@ -30,7 +33,12 @@ export class PartstreamEncoder {
     if (this.ended) return false;
     if (terminal) this.ended = true;
     const sequence = ++this.sequence;
-    this.sink.event(sequence, `id: ${sequence}\nevent: ${type}\ndata: ${data}\n\n`, terminal);
+    // The event and data line openings repeat: built once per type, not per event.
+    if (type !== this.type) {
+      this.type = type;
+      this.lines = `\nevent: ${type}\ndata: `;
+    }
+    this.sink.event(sequence, `id: ${sequence}${this.lines}${data}\n\n`, terminal);
     return true;
   }
 }

@@ -5,6 +5,7 @@ import type { ChatResponse } from '../handler/types';
 import { partsToJSON, partToJSON } from '../parts/json';
 import type { DeltaType } from '../parts/part-index-counter';
 import type { MessagePart, OpaquePayload, PartAttributes } from '../parts/types';
+import { jsonString } from './json-string';
 import type { PartstreamEncoder } from './partstream-encoder';
 import type { StopRequest } from './response-store';
 
@@ -12,7 +13,7 @@ import type { StopRequest } from './response-store';
 export type CancelledBy = StopRequest | null;
 
 /** JSON text of a string (`JSON.stringify` of a string never throws). */
-const quote = JSON.stringify as (value: string) => string;
+const quote = jsonString;
 
 /** JSON text of a value a stream handed over (a raw event); null when it is not JSON-serialisable. */
 function jsonOrNull(value: unknown): string | null {
@@ -37,6 +38,10 @@ export class PartstreamRecorder implements StreamRecorder {
   private metaId: string | null = null;
   private metaModel: string | null = null;
   private nextMetaCheck = 0;
+  /** `{"index":…,"type":…,"text":` of the last delta's index and type. */
+  private deltaIndex = -1;
+  private deltaType: DeltaType | null = null;
+  private deltaOpening = '';
   /** The stop that cancelled the stream, once one did. */
   stop: CancelledBy = null;
   /** Set when the relay was fenced out: the stream's outcome becomes `producer_fenced`, and nothing more is written. */
@@ -55,7 +60,13 @@ export class PartstreamRecorder implements StreamRecorder {
   }
 
   delta(index: number, type: DeltaType, text: string, payload: OpaquePayload | null): void {
-    const head = `{"index":${index},"type":"${type}","text":${quote(text)}`;
+    // The opening is the same for every delta of a run: built once per run, not per delta.
+    if (index !== this.deltaIndex || type !== this.deltaType) {
+      this.deltaIndex = index;
+      this.deltaType = type;
+      this.deltaOpening = `{"index":${index},"type":"${type}","text":`;
+    }
+    const head = this.deltaOpening + quote(text);
     this.out.emit('delta', payload === null ? `${head}}` : `${head},"payload":${JSON.stringify(payload)}}`);
   }
 

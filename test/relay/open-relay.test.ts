@@ -3,8 +3,9 @@ import { consumeStream } from '../../lib/driver/consume-stream';
 import { memoryStore } from '../../lib/relay/memory-store';
 import { openRelay } from '../../lib/relay/open-relay';
 import { producerLostBatch } from '../../lib/relay/reaper-event';
-import { RelayError } from '../../lib/relay/response-store';
+import { RelayError, type ResponseStore } from '../../lib/relay/response-store';
 import { loggingHandler } from './support/callback-log';
+import { FINISH, textChunk, word, wordsText } from './support/openai-chat-sse';
 import { instrumentedStore, produce, RICH_CHAT, storedBatches } from './support/producer';
 import { source } from './support/sources';
 
@@ -14,6 +15,17 @@ async function view(store: Parameters<typeof storedBatches>[0], id: string) {
   const handler = loggingHandler();
   const outcome = await consumeStream(source(body), handler, { format: 'partstream' });
   return { outcome, log: handler.log, body };
+}
+
+/** `store` with every append taking `ms` longer. */
+function slowAppends(store: ResponseStore, ms: number): ResponseStore {
+  return {
+    ...store,
+    append: async (id, batch) => {
+      await new Promise((resolve) => setTimeout(resolve, ms));
+      await store.append(id, batch);
+    },
+  };
 }
 
 describe('openRelay', () => {
@@ -60,6 +72,52 @@ describe('openRelay', () => {
     }
     expect(appends[appends.length - 1]?.terminal).to.equal(true);
     expect(appends.filter((b) => b.terminal)).to.have.length(1);
+  });
+
+  it('appends full batches while the stream outpaces its store: a batch that fills behind a slow append waits for flushCount or its flushMs', async () => {
+    const inner = memoryStore();
+    const { store, appends } = instrumentedStore(inner);
+    // Each append takes 5 ms more while a delta arrives every millisecond or so.
+    const slow = slowAppends(store, 5);
+    const relay = await openRelay(slow, { flushCount: 8, flushMs: 10_000 });
+    async function* paced(): AsyncGenerator<string> {
+      for (let j = 0; j < 100; j++) {
+        await new Promise((resolve) => setTimeout(resolve, 1));
+        yield textChunk(word('p', j));
+      }
+      yield FINISH;
+    }
+    const outcome = await consumeStream(paced(), loggingHandler(), { format: 'openai-chat', relay });
+    expect(outcome.status).to.equal('completed');
+    const end = await relay.done;
+    if (end.status !== 'stored') expect.fail(`relay ended ${end.status}`);
+    expect(appends.map((b) => b.last - b.first + 1).slice(0, -1)).to.deep.equal(new Array(appends.length - 1).fill(8));
+    expect(appends.length).to.equal(Math.ceil(end.lastSequence / 8));
+    const viewed = await view(inner, relay.responseId);
+    expect((viewed.outcome as { response?: { aiMessage: { text: string } } }).response?.aiMessage.text).to.equal(wordsText('p', 100));
+  });
+
+  it('appends a batch flushMs after its first event even when that falls while an earlier append is in flight', async () => {
+    const inner = memoryStore();
+    const { store } = instrumentedStore(inner);
+    const slow = slowAppends(store, 30);
+    const relay = await openRelay(slow, { flushCount: 1000, flushMs: 5 });
+    let storedBeforeEnd = 0;
+    async function* waiting(): AsyncGenerator<string> {
+      yield textChunk('alone');
+      // The stream goes on only once its delta is stored: no count, no terminal cuts that batch.
+      const until = Date.now() + 3000;
+      while (Date.now() < until && storedBeforeEnd < 2) {
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        storedBeforeEnd = (await inner.info(relay.responseId))?.last ?? 0;
+      }
+      yield FINISH;
+    }
+    const outcome = await consumeStream(waiting(), loggingHandler(), { format: 'openai-chat', relay });
+    expect(outcome.status).to.equal('completed');
+    // start (1) and the delta (2) were stored while the stream still waited.
+    expect(storedBeforeEnd).to.be.at.least(2);
+    expect((await relay.done).status).to.equal('stored');
   });
 
   it('never waits for the store inside a callback: a store that never answers leaves the stream untouched', async () => {
