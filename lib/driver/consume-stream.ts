@@ -1,9 +1,11 @@
 import type { StreamingChatResponseHandler } from '../handler/types';
 import { describeValue } from '../parts/describe-value';
-import { openChunkReader, type StreamSource } from '../transport/byte-source';
+import { openChunkReader, sourceHeader, type StreamSource } from '../transport/byte-source';
+import type { FormatOption } from '../wire/sniff-format';
 import { checkOptions, DEFAULT_MAX_FRAME_BYTES, type ConsumeStreamOptions, type OpenStream, type StartStreamOptions, type StreamOutcome } from './stream-options';
 import { checkObservationOptions, type HttpAttempts } from '../telemetry/stream-observer';
 import { StreamRun } from './stream-run';
+import { PARTSTREAM_WIRE_HEADER } from '../providers/partstream/partstream-wire';
 import { ReplayGate } from '../providers/partstream/replay-gate';
 import { adapterDecoder, providerDecoder } from './wire-plan';
 
@@ -69,7 +71,7 @@ function runConsumeStream(source: StreamSource, handler: StreamingChatResponseHa
   const from = options.adapter === undefined ? (options.fromSequence ?? 0) : 0;
   // A relay viewer that starts after a sequence holds back the callbacks of the events up to it.
   const gate = from > 0 ? new ReplayGate(handler, from) : null;
-  const decoder = options.adapter !== undefined ? adapterDecoder(options, maxFrameBytes) : providerDecoder(options.format ?? 'auto', undefined, maxFrameBytes, gate);
+  const decoder = options.adapter !== undefined ? adapterDecoder(options, maxFrameBytes) : providerDecoder(bodyFormat(source, options.format ?? 'auto'), undefined, maxFrameBytes, gate);
   // Opened last, once nothing else can throw: a source of the wrong kind throws here, unlocked.
   const reader = openChunkReader(source);
   return new StreamRun(gate ?? handler, options, decoder).run(reader);
@@ -100,4 +102,9 @@ export function startStream(
   } catch (error) {
     return Promise.reject(error);
   }
+}
+
+/** `auto` is decided by a relay's `x-partstream-wire: 1` response header before any byte is read (SPEC §13). */
+function bodyFormat(source: StreamSource, format: FormatOption): FormatOption {
+  return format === 'auto' && sourceHeader(source, PARTSTREAM_WIRE_HEADER) === '1' ? 'partstream' : format;
 }

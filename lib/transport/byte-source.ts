@@ -130,6 +130,13 @@ export function assertStreamSource(source: unknown): asserts source is StreamSou
   );
 }
 
+/** The value of response header `name` when `source` is a fetch `Response`, else null (bodies carry no headers). */
+export function sourceHeader(source: StreamSource, name: string): string | null {
+  if (typeof source !== 'object' || source === null || !isResponseLike(source)) return null;
+  const headers = source.headers as { get?: unknown };
+  return typeof headers.get === 'function' ? ((headers.get as (key: string) => string | null).call(source.headers, name) ?? null) : null;
+}
+
 /**
  * Opens a reader on a `StreamSource`. A `Response` is read through its body (a null body reads as
  * empty; the status is the caller's business); a `Response` whose body was already read is refused
