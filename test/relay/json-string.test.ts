@@ -1,17 +1,6 @@
 import { expect } from 'chai';
 import { jsonString } from '../../lib/relay/json-string';
-
-/** A deterministic generator (mulberry32) so that the property test is the same every run. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { mulberry32 } from '../../bench/transcript-content';
 
 /** Code units a string may hold, weighted towards the ones JSON escapes and the surrogates. */
 const UNITS = [0x41, 0x7a, 0x20, 0x7e, 0x7f, 0xe9, 0x4e2d, 0x2028, 0x2029, 0xfeff, 0x22, 0x5c, 0x2f, 0x00, 0x0a, 0x1f, 0xd83e, 0xdd80, 0xd800, 0xdbff, 0xdc00, 0xdfff];
@@ -23,7 +12,7 @@ describe('jsonString', () => {
   });
 
   it('writes what JSON.stringify writes for 20,000 random strings (seed 0x7e57)', () => {
-    const next = random(0x7e57);
+    const next = mulberry32(0x7e57);
     for (let n = 0; n < 20_000; n++) {
       const length = Math.floor(next() * 12);
       let value = '';
