@@ -1,3 +1,4 @@
+import { sleep } from '../transport/sleep';
 import type {
   CallbackResult, ChatResponse, CompleteToolCall, PartialResponse, PartialResponseContext, PartialThinking, PartialThinkingContext,
   PartialToolCall, PartialToolCallContext, StreamingChatResponseHandler,
@@ -74,14 +75,6 @@ export class PacedHandler implements StreamingChatResponseHandler {
     this.budgetLeftMs -= waitMs;
     // Below a millisecond a timer only costs a turn of the event loop: pass the delta on at once.
     if (waitMs < 1) return Promise.resolve();
-    return new Promise((resolve) => {
-      const done = (): void => {
-        clearTimeout(timer);
-        signal?.removeEventListener('abort', done);
-        resolve();
-      };
-      const timer = setTimeout(done, waitMs);
-      signal?.addEventListener('abort', done, { once: true });
-    });
+    return sleep(waitMs, signal);
   }
 }
