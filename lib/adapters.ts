@@ -1,12 +1,33 @@
 // The entry for adapter authors, `partstream/adapters`: re-exports only. A provider author writes
 // a `StreamMapper` and hands it to `consumeStream(source, handler, { adapter })` from the root
-// entry; partstream's own five mappers and their finish-reason maps are here to read, wrap or test against.
+// entry; the kit below is what partstream's own mappers are built from, and the five mappers and
+// their finish-reason maps are here to read, wrap or test against.
 
 // The adapter contract
 export type { MapperTarget, StreamMapper, MapperFactory } from './providers/stream-mapper';
 export type { SseFrame, WireFormat } from './wire/types';
 export type { IncompleteToolCall } from './bridge/parts-bridge';
 export type { StreamAdapter, FramedStreamMapper, Framing } from './driver/stream-options';
+export type { AdapterStreamOptions } from './driver/consume-stream';
+
+// The handler values a mapper delivers
+export {
+  partialResponse, partialThinking, partialToolCall, completeToolCall, toolExecutionRequest, tokenUsage,
+  responseMetadata, aiMessage, chatResponse,
+} from './handler/values';
+export type { ResponseMetadataFields } from './handler/values';
+
+// The kit: reading events, tool calls, finish reasons, usage, provider errors
+export type { JsonObject } from './wire/read-json';
+export { parseJsonObject } from './wire/read-json';
+export { checkSseFrame, sseEventType } from './providers/kit/sse-event';
+export type { ToolCallCompletion } from './providers/kit/tool-call-accumulator';
+export { ToolCallAccumulator } from './providers/kit/tool-call-accumulator';
+export { resolveFinishReason } from './providers/kit/resolve-finish-reason';
+export { countedUsage, sumCounts } from './providers/kit/counted-usage';
+export { ProviderFields } from './providers/kit/provider-fields';
+export { providerStreamError } from './providers/kit/provider-stream-error';
+export { truncatedStreamError } from './providers/kit/truncated-stream-error';
 
 // partstream's own mappers, one per wire format
 export { OpenAIChatMapper } from './providers/openai-chat/openai-chat-mapper';

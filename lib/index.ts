@@ -1,5 +1,7 @@
-// The public entry of partstream, for users: re-exports only. Adapter authors find the mappers
-// and the adapter contract in 'partstream/adapters' (lib/adapters.ts).
+// The public entry of partstream, for users of streams and parts: re-exports only. The rest lives
+// on subpaths: conversation replay in 'partstream/replay' (lib/replay.ts), the HTTP clients in
+// 'partstream/http' (lib/http.ts), the adapter kit in 'partstream/adapters' (lib/adapters.ts), the
+// relay in 'partstream/relay' and OpenTelemetry in 'partstream/otel'.
 
 // Message parts
 export type {
@@ -13,33 +15,7 @@ export { partToJSON, partFromJSON, partsToJSON, partsFromJSON } from './parts/js
 export { StreamingParts } from './parts/streaming-parts';
 export { StreamingPartIndexer } from './parts/streaming-part-indexer';
 export { INCOMPLETE_ATTRIBUTE, isIncompleteToolCall } from './parts/incomplete-tool-call';
-
-// Conversation replay
-export type { ChatMessage, ChatMessageType, SystemMessage, UserMessage, ToolExecutionResultMessage } from './replay/chat-message';
-export { systemMessage, userMessage, toolExecutionResultMessage, messagesToJSON, messagesFromJSON } from './replay/chat-message';
-export type { JsonObject } from './replay/replay-helpers';
-export type {
-  OpenAIChatMessageParam, OpenAIChatMessagesInput, OpenAIChatAssistantMessageParam, OpenAIChatToolCallParam, OpenAIChatUserContentPart,
-} from './replay/openai-chat-message-param';
-export { toOpenAIChatMessages } from './replay/to-openai-chat-messages';
-export type {
-  OpenAIResponsesInput, OpenAIResponsesInputItem, OpenAIResponsesInputContent, OpenAIResponsesAnnotation, OpenAIResponsesEasyMessage, OpenAIResponsesOutputMessage,
-  OpenAIResponsesReasoningItem, OpenAIResponsesFunctionCall, OpenAIResponsesCustomToolCall, OpenAIResponsesCallOutput, OpenAIResponsesPassthroughItem,
-} from './replay/openai-responses-input-param';
-export { toOpenAIResponsesInput } from './replay/to-openai-responses-input';
-export type {
-  AnthropicMessageParam, AnthropicMessagesInput, AnthropicUserBlockParam, AnthropicAssistantBlockParam, AnthropicTextBlockParam, AnthropicImageBlockParam,
-  AnthropicDocumentBlockParam, AnthropicThinkingBlockParam, AnthropicRedactedThinkingBlockParam, AnthropicToolUseBlockParam, AnthropicToolResultBlockParam,
-  AnthropicPassthroughBlockParam, AnthropicCitationParam, AnthropicImageMediaType,
-} from './replay/anthropic-message-param';
-export { toAnthropicMessages } from './replay/to-anthropic-messages';
-export type { GeminiContentParam, GeminiContentsInput, GeminiPartParam } from './replay/gemini-content-param';
-export { toGeminiContents } from './replay/to-gemini-contents';
-export type { OllamaMessageParam, OllamaMessagesInput, OllamaToolCallParam } from './replay/ollama-message-param';
-export { toOllamaMessages } from './replay/to-ollama-messages';
-export { parsePartialJson } from './replay/parse-partial-json';
-export { parseToolArguments } from './replay/parse-tool-arguments';
-export { JsonSyntaxError } from './replay/json-syntax-error';
+export { REFUSAL_ATTRIBUTE } from './providers/openai-chat/openai-chat-mapper';
 
 // Aggregation
 export type { AggregationChunk, AggregatedMessage, AggregationMetadata } from './core/message-aggregator';
@@ -53,11 +29,6 @@ export type {
   ChatResponseMetadata, AiMessage, ChatResponse, StreamingChatResponseHandler, HandlerCallbackName,
 } from './handler/types';
 export type { CallbackResult } from './handler/types';
-export {
-  partialResponse, partialThinking, partialToolCall, completeToolCall, toolExecutionRequest, tokenUsage,
-  responseMetadata, aiMessage, chatResponse,
-} from './handler/values';
-export type { ResponseMetadataFields } from './handler/values';
 export { HandlerCallbackError } from './handler/handler-callback-error';
 export { MappingTrackingHandler } from './tracker/mapping-tracking-handler';
 export { PartsBridge } from './bridge/parts-bridge';
@@ -69,55 +40,16 @@ export { CHAT_STREAM_HIGH_WATER_MARK, CHAT_STREAM_LOW_WATER_MARK } from './strea
 export type { ChatStreamEvents, ChatStreamEvent, ChatStreamEventName } from './stream/chat-stream-events';
 export { CHAT_STREAM_EVENT_NAMES } from './stream/chat-stream-events';
 
-// Reading a provider's stream (a custom adapter's types: 'partstream/adapters')
-export type { WireFormat, SseFrame } from './wire/types';
+// Reading a stream (a custom adapter's contract and kit: 'partstream/adapters')
+export type { WireFormat } from './wire/types';
+export type { FormatOption } from './wire/sniff-format';
 export type { StreamErrorKind, StreamErrorOptions } from './handler/stream-error';
 export { StreamError } from './handler/stream-error';
 export type { StreamSource } from './transport/byte-source';
-export type { StreamOutcome, ConsumeStreamOptions, ProviderStreamOptions, AdapterStreamOptions, StreamLimits } from './driver/consume-stream';
+export type { StreamOutcome, ConsumeStreamOptions, ProviderStreamOptions, StreamLimits } from './driver/consume-stream';
 export { consumeStream, DEFAULT_MAX_FRAME_BYTES } from './driver/consume-stream';
-// Viewing a relayed response (SPEC §13; stores, producer and server: 'partstream/relay')
-export type { FollowRelayOptions, ReconnectOptions } from './relay/follow-relay';
-export { followRelay } from './relay/follow-relay';
-export type { FormatOption } from './wire/sniff-format';
-export { REFUSAL_ATTRIBUTE } from './providers/openai-chat/openai-chat-mapper';
 
-// HTTP clients
-export type { HttpClientOptions, HttpStreamOutcome } from './clients/stream-http';
-export type { HttpResponseInfo } from './clients/http-response-info';
-export type { ExtraBody, JsonSchema, BuiltInTool, TypedBlock, WithOtherFields } from './clients/request-types';
-export { DEFAULT_MAX_RETRIES } from './clients/retry';
-export { PARTSTREAM_VERSION } from './clients/version';
-export type {
-  OpenAIChatRequest, OpenAIChatTool, OpenAIChatToolChoice, OpenAIFunctionDefinition, OpenAIReasoningEffort, OpenAIResponseFormat, OpenAIServiceTier,
-  OpenAIChatRequestMessage, OpenAIChatRole, OpenAIChatContentPartType,
-} from './clients/openai-chat-request';
-export type { OpenAIClientOptions } from './clients/http-clients';
-export { streamOpenAIChat } from './clients/http-clients';
-export { OPENAI_BASE_URL } from './clients/client-table';
-export type { OpenAIResponsesRequest, OpenAIResponsesTool, OpenAIResponsesFunctionTool, OpenAIResponsesTextFormat } from './clients/openai-responses-request';
-export type { OpenAIResponsesRequestItem, OpenAIResponsesItemType, OpenAIResponsesContentType } from './clients/openai-responses-request';
-export { streamOpenAIResponses } from './clients/http-clients';
-export type {
-  AnthropicRequest, AnthropicTool, AnthropicCustomTool, AnthropicToolChoice, AnthropicThinkingConfig, AnthropicSystemBlock, AnthropicCacheControl,
-  AnthropicRequestMessage, AnthropicRequestBlock, AnthropicContentBlockType,
-} from './clients/anthropic-request';
-export type { AnthropicClientOptions } from './clients/http-clients';
-export { streamAnthropic } from './clients/http-clients';
-export { ANTHROPIC_BASE_URL } from './clients/client-table';
-export type {
-  GeminiRequest, GeminiTool, GeminiFunctionDeclaration, GeminiGenerationConfig, GeminiThinkingConfig, GeminiSafetySetting,
-  GeminiRequestContent, GeminiRequestPart,
-} from './clients/gemini-request';
-export type { GeminiClientOptions } from './clients/http-clients';
-export { streamGemini } from './clients/http-clients';
-export { GEMINI_BASE_URL } from './clients/client-table';
-export type { OllamaRequest, OllamaModelOptions, OllamaTool, OllamaRequestMessage } from './clients/ollama-request';
-export type { OllamaClientOptions } from './clients/http-clients';
-export { streamOllama } from './clients/http-clients';
-export { OLLAMA_HOST } from './clients/client-table';
-
-// Observability (OpenTelemetry: 'partstream/otel')
+// Observability: listeners (OpenTelemetry: 'partstream/otel')
 export type {
   ChatModelListener, ChatModelRequestContext, ChatModelFirstChunkContext, ChatModelEndContext, ChatModelResponseContext, ChatModelErrorContext,
   ChatModelCancelContext, StreamTimings, StreamTelemetry, ObservationOptions, ObservedOutcome, ObservedHttpResponse, ObservedServer,

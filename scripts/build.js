@@ -55,6 +55,8 @@ const COMMONJS_DEPENDENCIES = { eventemitter3: ['EventEmitter'] };
 
 const ENTRIES = [
   { name: 'index', exported: true },
+  { name: 'replay', exported: true },
+  { name: 'http', exported: true },
   { name: 'adapters', exported: true },
   { name: 'relay', exported: true },
   { name: 'otel', exported: true },

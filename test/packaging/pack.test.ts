@@ -246,7 +246,8 @@ console.log(JSON.stringify({
     // The same program in both projects: the root and the adapters entry, a few types, a misuse
     // the types must reject (an unused @ts-expect-error is an error too, so types that collapsed
     // to `any` fail the check).
-    const program = `import { consumeStream, streamAnthropic, StreamError, textPart, type ChatResponse, type FinishReason, type HttpStreamOutcome, type StreamingChatResponseHandler } from 'partstream';
+    const program = `import { consumeStream, StreamError, textPart, type ChatResponse, type FinishReason, type StreamingChatResponseHandler } from 'partstream';
+import { streamAnthropic, type HttpStreamOutcome } from 'partstream/http';
 import { AnthropicMapper, mapOpenAIChatFinishReason } from 'partstream/adapters';
 
 const handler: StreamingChatResponseHandler = {
