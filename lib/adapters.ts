@@ -1,7 +1,11 @@
-// The entry for adapter authors, `partstream/adapters`: re-exports only. A provider author writes
-// a `StreamMapper` and hands it to `consumeStream(source, handler, { adapter })` from the root
-// entry; the kit below is what partstream's own mappers are built from, and the five mappers and
-// their finish-reason maps are here to read, wrap or test against.
+/**
+ * The entry for adapter authors, `partstream/adapters`: re-exports only. A provider author writes
+ * a `StreamMapper` and hands it to `consumeStream(source, handler, { adapter })` from the root
+ * entry; the kit below is what partstream's own mappers are built from, and the five mappers and
+ * their finish-reason maps are here to read, wrap or test against.
+ *
+ * @module partstream/adapters
+ */
 
 // The adapter contract
 export type { MapperTarget, StreamMapper, MapperFactory } from './providers/stream-mapper';

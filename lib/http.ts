@@ -1,6 +1,10 @@
-// The HTTP clients' entry, `partstream/http`: re-exports only. One function per provider sends a
-// typed request and streams the answer into a handler (retries, redirects, limits, and secrets
-// kept out of every error and event); the base URLs are the defaults each client uses.
+/**
+ * The HTTP clients' entry, `partstream/http`: re-exports only. One function per provider sends a
+ * typed request and streams the answer into a handler (retries, redirects, limits, and secrets
+ * kept out of every error and event); the base URLs are the defaults each client uses.
+ *
+ * @module partstream/http
+ */
 
 // Shared options and outcome
 export type { HttpClientOptions, HttpStreamOutcome } from './clients/stream-http';

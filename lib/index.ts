@@ -1,7 +1,11 @@
-// The public entry of partstream, for users of streams and parts: re-exports only. The rest lives
-// on subpaths: conversation replay in 'partstream/replay' (lib/replay.ts), the HTTP clients in
-// 'partstream/http' (lib/http.ts), the adapter kit in 'partstream/adapters' (lib/adapters.ts), the
-// relay in 'partstream/relay' and OpenTelemetry in 'partstream/otel'.
+/**
+ * The public entry of partstream, for users of streams and parts: re-exports only. The rest lives
+ * on subpaths: conversation replay in 'partstream/replay' (lib/replay.ts), the HTTP clients in
+ * 'partstream/http' (lib/http.ts), the adapter kit in 'partstream/adapters' (lib/adapters.ts), the
+ * relay in 'partstream/relay' and OpenTelemetry in 'partstream/otel'.
+ *
+ * @module partstream
+ */
 
 // Message parts
 export type {
@@ -38,10 +42,11 @@ export type { ChatStreamStatus } from './stream/chat-stream';
 export { ChatStream } from './stream/chat-stream';
 export { CHAT_STREAM_HIGH_WATER_MARK, CHAT_STREAM_LOW_WATER_MARK } from './stream/chat-stream';
 export type { ChatStreamEvents, ChatStreamEvent, ChatStreamEventName } from './stream/chat-stream-events';
+export type { EventListener } from './stream/isolating-emitter';
 export { CHAT_STREAM_EVENT_NAMES } from './stream/chat-stream-events';
 
 // Reading a stream (a custom adapter's contract and kit: 'partstream/adapters')
-export type { WireFormat } from './wire/types';
+export type { WireFormat, BodyFormat } from './wire/types';
 export type { FormatOption } from './wire/sniff-format';
 export type { StreamErrorKind, StreamErrorOptions } from './handler/stream-error';
 export { StreamError } from './handler/stream-error';

@@ -1,6 +1,10 @@
-// The conversation replay entry, `partstream/replay` (SPEC §12): re-exports only. A finished
-// response's parts become the next request's history in each provider's own message shape; the
-// partial-JSON readers parse tool-call arguments as they stream.
+/**
+ * The conversation replay entry, `partstream/replay` (SPEC §12): re-exports only. A finished
+ * response's parts become the next request's history in each provider's own message shape; the
+ * partial-JSON readers parse tool-call arguments as they stream.
+ *
+ * @module partstream/replay
+ */
 
 // Messages
 export type { ChatMessage, ChatMessageType, SystemMessage, UserMessage, ToolExecutionResultMessage } from './replay/chat-message';

@@ -46,9 +46,9 @@ function internalMembers(program: ts.Program, entry: string): string[] {
 
 /** The root entry: users of streams and parts (SPEC §0, §15). */
 const ROOT_NAMES = [
-  'AggregatedMessage', 'AggregationChunk', 'AggregationMetadata', 'AiMessage', 'CHAT_STREAM_EVENT_NAMES', 'CHAT_STREAM_HIGH_WATER_MARK',
+  'AggregatedMessage', 'AggregationChunk', 'AggregationMetadata', 'AiMessage', 'BodyFormat', 'CHAT_STREAM_EVENT_NAMES', 'CHAT_STREAM_HIGH_WATER_MARK',
   'CHAT_STREAM_LOW_WATER_MARK', 'CallbackResult', 'ChatResponse', 'ChatResponseMetadata', 'ChatStream', 'ChatStreamEvent',
-  'ChatStreamEventName', 'ChatStreamEvents', 'ChatStreamStatus', 'CompleteToolCall', 'ConsumeStreamOptions', 'DEFAULT_MAX_FRAME_BYTES',
+  'ChatStreamEventName', 'ChatStreamEvents', 'ChatStreamStatus', 'CompleteToolCall', 'ConsumeStreamOptions', 'DEFAULT_MAX_FRAME_BYTES', 'EventListener',
   'FinishReason', 'FormatOption', 'HandlerCallbackError', 'HandlerCallbackName', 'INCOMPLETE_ATTRIBUTE', 'JsonRecord', 'JsonValue',
   'MappingTrackingHandler', 'Media', 'MediaPart', 'MessageAggregator', 'MessagePart', 'MessagePartType', 'OpaquePayload', 'PartAttributes',
   'PartJSON', 'PartOptions', 'PartialResponse', 'PartialResponseContext', 'PartialThinking', 'PartialThinkingContext', 'PartialToolCall',
@@ -112,6 +112,8 @@ const RELAY_NAMES = [
   'FollowRelayOptions', 'MemoryResponseStore', 'MemoryStoreOptions', 'NodeRequestLike', 'NodeResponseLike', 'OpenRelayOptions',
   'OpenResponseOptions', 'ProducerInfo', 'RELAY_HEADERS', 'RELAY_ID_PATTERN', 'ReadLogOptions', 'ReconnectOptions',
   'RecordedStream', 'Relay', 'RelayBatch', 'RelayEnd', 'RelayError', 'RelayErrorKind', 'RelayInfo', 'RelayResponseOptions',
+  // The recorder a relay gives the driver: what the bridge's core tells it.
+  'CoreRecorder', 'DeltaType', 'RecordedToolCall',
   'ResponseStore', 'StopRequest', 'StopResponseOptions', 'StopResult', 'StreamRecorder', 'StreamRelay', 'followRelay',
   'memoryStore', 'openRelay', 'readLog', 'relay', 'relayToNode', 'stopResponse',
   // The Redis store and its client adapters.
