@@ -4,13 +4,14 @@
  * `npm run build` (also run by `prepare`, so `npm install` in a clone builds). Two builds of lib/:
  *
  * - dist/esm: tsc's ES modules, one file per source file, so that a bundler keeps only what is
- *   imported (the package is `sideEffects: false`). What bundlers read. tsc keeps relative specifiers as written (`'./parts/factories'`), which
+ *   imported (the package is `sideEffects: false`), without comments (the declarations keep the
+ *   JSDoc). What bundlers read. tsc keeps relative specifiers as written (`'./parts/factories'`), which
  *   Node's ES module loader does not resolve, so each one in the output is rewritten to the file it
  *   names (`'./parts/factories.js'`, `'./providers/index.js'`); one that names no emitted file
  *   fails the build.
  * - dist/node: what Node (and Deno and Bun, which honour the "node" export condition) load: the
- *   same modules bundled by esbuild into one ES module per entry of ENTRIES (code that exported
- *   entries share goes to a chunk they all import). A fresh process reads one file of the package
+ *   same modules bundled by esbuild into one ES module per entry of ENTRIES, the command's too
+ *   (code that entries share goes to a chunk they all import: one copy of each module). A fresh process reads one file of the package
  *   instead of one per source module: the per-module cost of Node's ES module loader (resolve,
  *   read, compile, link) was most of the package's load time.
  *
@@ -24,6 +25,10 @@
  * beside them). A CommonJS declaration may not import an ES module declaration (TS1479 under
  * `module: node16`), while an ES module may import a CommonJS one, so each ES entry's declaration,
  * dist/esm/<name>.d.ts, is one line re-exporting dist/cjs/<name>.d.cts.
+ *
+ * What no exported entry reaches is removed from dist/esm and dist/cjs at the end (the command's
+ * modules, bundled into dist/node, and type-only modules), so the tarball ships one build per entry
+ * and condition and nothing else.
  *
  * The build's start time is recorded as the modification time of dist/esm/package.json, set last:
  * scripts/dist-status.js compares it with lib/ to tell a stale build.
