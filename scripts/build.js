@@ -232,6 +232,20 @@ async function finish() {
     });
     bundledFiles += Object.keys(bundled.metafile.outputs).length;
   }
+  // A chunk esbuild leaves empty (all its modules' code shaken out, kept for import order) is
+  // dropped with the side-effect-free imports of it: one file less to ship and to load.
+  const emptyChunks = listFiles(nodeDir).filter((file) => file.endsWith('.js') && fs.readFileSync(file, 'utf8').trim() === '');
+  for (const chunk of emptyChunks) {
+    for (const file of listFiles(nodeDir).filter((other) => other.endsWith('.js') && other !== chunk)) {
+      const name = path.basename(chunk).replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+      const text = fs.readFileSync(file, 'utf8');
+      const next = text.replace(new RegExp(`^import "(?:\\.{1,2}/)+(?:chunks/)?${name}";\\n`, 'gm'), '');
+      if (next !== text) fs.writeFileSync(file, next);
+      if (next.includes(path.basename(chunk))) throw new Error(`Expected ${path.relative(root, file)} to import the empty ${path.basename(chunk)} only for its side effects, got another use`);
+    }
+    fs.rmSync(chunk);
+    bundledFiles--;
+  }
   fs.writeFileSync(path.join(nodeDir, 'package.json'), `${JSON.stringify({ type: 'module', sideEffects: false }, null, 2)}\n`);
 
   // The CommonJS files: the Node bundles themselves, required (their declarations are written above).

@@ -18,7 +18,7 @@ const ENTRY_FILES = ['index', ...SUBPATHS].sort();
 /** What `npm pack --json` reports. */
 interface PackReport {
   readonly filename: string;
-  readonly files: readonly { readonly path: string }[];
+  readonly files: readonly { readonly path: string; readonly size: number }[];
 }
 
 function run(command: string, args: readonly string[], cwd: string, input?: string): SpawnSyncReturns<string> {
@@ -138,7 +138,10 @@ describe('the packed npm package (slow: build + npm pack + install + lint + type
       }
     }
     const unreached = [...files].filter((file) => /^dist\/(esm\/.*\.js|cjs\/.*\.d\.cts)$/.test(file) && !reached.has(file));
-    const extraneous = [...files].filter((file) => /(^|\/)(test|tests|bench)\/|\.(test|spec|bench)\.|\.map$|\.ts$(?<!\.d\.ts)/.test(file));
+    const extraneous = [
+      ...[...files].filter((file) => /(^|\/)(test|tests|bench)\/|\.(test|spec|bench)\.|\.map$|\.ts$(?<!\.d\.ts)/.test(file)),
+      ...pack.files.filter((file) => file.size === 0).map((file) => `${file.path} (empty)`),
+    ];
     const cjs = [...files].filter((file) => file.startsWith('dist/cjs/') && !file.endsWith('.d.cts')).sort();
     // The bundles: one per entry, besides the chunks of code entries share (named by content hash).
     const node = [...files].filter((file) => file.startsWith('dist/node/') && !/^dist\/node\/chunks\/[\w-]+\.js$/.test(file));
