@@ -3,7 +3,6 @@ import type { ChatModelEndContext, ChatModelListener, ChatModelRequestContext } 
 import { inputContent, outputMessages } from './content-capture';
 import { errorType } from './error-type';
 import { requestAttributes } from './request-attributes';
-import { PARTSTREAM_VERSION } from '../../clients/version';
 import {
   captureFromEnv, DURATION_BUCKETS, LATEST_OPERATION_INPUT_TOKENS, LATEST_OPERATION_OUTPUT_TOKENS, LATEST_USAGE_COUNTERS, SEMCONV_LATEST, SEMCONV_V1_41,
   semconvFromEnv, TOKEN_BUCKETS, type SemconvNames,
@@ -30,6 +29,8 @@ export interface OpenTelemetryListenerOptions {
 }
 
 const SPAN = Symbol('partstream.otel.span');
+// partstream's version, as in package.json and lib/clients/version.ts (not imported: clients import telemetry).
+const VERSION = '0.3.0';
 
 /** An environment variable, where there is an environment (read through `?.`). */
 function readEnv(name: string): string | undefined {
@@ -53,7 +54,7 @@ interface Instruments {
 }
 
 function createInstruments(provider: MeterProvider, names: SemconvNames): Instruments {
-  const meter: Meter = provider.getMeter('partstream', PARTSTREAM_VERSION, names.schemaUrl === undefined ? undefined : { schemaUrl: names.schemaUrl });
+  const meter: Meter = provider.getMeter('partstream', VERSION, names.schemaUrl === undefined ? undefined : { schemaUrl: names.schemaUrl });
   const seconds = (name: string, description: string): Histogram =>
     meter.createHistogram(name, { unit: 's', description, advice: { explicitBucketBoundaries: [...DURATION_BUCKETS] } });
   const tokens = (name: string, description: string): Histogram =>
@@ -106,7 +107,7 @@ export function openTelemetryListener(options: OpenTelemetryListenerOptions = {}
   const capture = options.captureContent ?? captureFromEnv(readEnv('OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT'));
   const maxLength = options.contentMaxLength ?? 16384;
   const cancelledAsError = options.cancelledAsError ?? true;
-  const tracer = (options.tracerProvider ?? trace.getTracerProvider()).getTracer('partstream', PARTSTREAM_VERSION, names.schemaUrl === undefined ? undefined : { schemaUrl: names.schemaUrl });
+  const tracer = (options.tracerProvider ?? trace.getTracerProvider()).getTracer('partstream', VERSION, names.schemaUrl === undefined ? undefined : { schemaUrl: names.schemaUrl });
   let instruments: Instruments | null = null;
   /** The instruments of the meter provider in force now: made again when the global provider changed. */
   const currentInstruments = (): Instruments => {
