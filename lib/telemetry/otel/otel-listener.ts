@@ -28,7 +28,8 @@ export interface OpenTelemetryListenerOptions {
 }
 
 const SPAN = Symbol('partstream.otel.span');
-const VERSION = '0.1.0';
+// partstream's version, as in package.json and lib/clients/version.ts (not imported: clients import telemetry).
+const VERSION = '0.3.0';
 
 /** An environment variable, where there is an environment (read through `?.`). */
 function readEnv(name: string): string | undefined {
