@@ -2,9 +2,9 @@ import type { ChatModelListener } from './chat-model-listener';
 
 /**
  * The `diagnostics_channel` channels partstream publishes a stream's listener calls on (Node, Bun,
- * Deno), one per call: the message is the very context the listeners get. A stream publishes only
- * when one of them had a subscriber as it started, and each call only on a channel that has one
- * then. An APM agent subscribes without depending on partstream or OpenTelemetry.
+ * Deno), one per call: the message is the very context the listeners get. A stream is published
+ * only when one of them had a subscriber as it started (otherwise nothing is built for it). An APM
+ * agent subscribes without depending on partstream or OpenTelemetry.
  */
 export const STREAM_CHANNELS = Object.freeze({
   /** `onRequest`: a stream started (its `ChatModelRequestContext`). */
@@ -58,11 +58,9 @@ function lookUp(): Channels | null {
   return channels;
 }
 
+/** Publishes on one channel (a channel without subscribers drops the message at once). */
 function publisher(name: keyof typeof STREAM_CHANNELS): (context: unknown) => void {
-  return (context) => {
-    const channel = (channels as Channels)[name];
-    if (channel.hasSubscribers) channel.publish(context);
-  };
+  return (context) => (channels as Channels)[name].publish(context);
 }
 
 const PUBLISHING: ChatModelListener = Object.freeze({
