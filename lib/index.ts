@@ -121,6 +121,7 @@ export { OLLAMA_HOST } from './clients/client-table';
 export type {
   ChatModelListener, ChatModelRequestContext, ChatModelFirstChunkContext, ChatModelEndContext, ChatModelResponseContext, ChatModelErrorContext,
   ChatModelCancelContext, StreamTimings, StreamTelemetry, ObservationOptions, ObservedOutcome, ObservedHttpResponse, ObservedServer,
+  ChatModelHttpAttemptContext, ChatModelRetryContext, HttpAttemptScope, HttpAttemptResult,
 } from './telemetry/chat-model-listener';
 export { addChatModelListener } from './telemetry/listener-registry';
 export type { Logger, LogLevel, LoggingOptions } from './telemetry/log-listener';
