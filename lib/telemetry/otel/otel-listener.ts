@@ -121,9 +121,11 @@ function startAttributes(context: ChatModelRequestContext): Attributes {
  * A `ChatModelListener` that records each stream as one OpenTelemetry CLIENT span named
  * `{gen_ai.operation.name} {gen_ai.request.model}` (a child of the caller's active context,
  * ended exactly once when the outcome is decided) and its metrics once per stream, as the GenAI
- * semantic conventions v1.41 name them (SPEC §14). Register it with `addChatModelListener`, or
- * pass it in a stream's `listeners`. Nothing is recorded per token; prompts and answers only with
- * `captureContent`.
+ * semantic conventions v1.41 name them (SPEC §14). Each request of an HTTP client (retries and
+ * redirect hops included) is a child CLIENT span named by its method, ended when its response
+ * headers arrive, with its `fetch` run inside it; each retry is a `partstream.retry` event. Register
+ * it with `addChatModelListener`, or pass it in a stream's `listeners`. Nothing is recorded per
+ * token; prompts and answers only with `captureContent`.
  */
 export function openTelemetryListener(options: OpenTelemetryListenerOptions = {}): ChatModelListener {
   if (typeof options !== 'object' || options === null) throw new TypeError(`Expected options to be an object, got ${options === null ? 'null' : typeof options}`);
