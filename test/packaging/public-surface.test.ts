@@ -62,8 +62,8 @@ const ROOT_NAMES = [
 
 /** Observability (SPEC §14) on the root entry: listeners and their registration. */
 const OBSERVABILITY_NAMES = [
-  'ChatModelCancelContext', 'ChatModelEndContext', 'ChatModelErrorContext', 'ChatModelFirstChunkContext', 'ChatModelListener',
-  'ChatModelRequestContext', 'ChatModelResponseContext', 'LogLevel', 'Logger', 'LoggingOptions', 'ObservationOptions', 'ObservedHttpResponse', 'ObservedOutcome',
+  'ChatModelCancelContext', 'ChatModelEndContext', 'ChatModelErrorContext', 'ChatModelFirstChunkContext', 'ChatModelHttpAttemptContext', 'ChatModelListener',
+  'ChatModelRequestContext', 'ChatModelResponseContext', 'ChatModelRetryContext', 'HttpAttemptResult', 'HttpAttemptScope', 'LogLevel', 'Logger', 'LoggingOptions', 'ObservationOptions', 'ObservedHttpResponse', 'ObservedOutcome',
   'ObservedServer', 'StreamTelemetry', 'StreamTimings', 'addChatModelListener',
 ];
 
