@@ -10,6 +10,8 @@
 export type { HttpClientOptions, HttpStreamOutcome } from './clients/stream-http';
 export type { EndpointOptions } from './clients/client-endpoint';
 export { streamProvider } from './clients/stream-client';
+// What a listener hears of each HTTP attempt and retry (SPEC §14; the listeners themselves: 'partstream').
+export type { ChatModelHttpAttemptContext, ChatModelRetryContext, HttpAttemptScope, HttpAttemptResult } from './telemetry/chat-model-listener';
 export type { HttpResponseInfo } from './clients/http-response-info';
 export type { ExtraBody, JsonSchema, BuiltInTool, TypedBlock, WithOtherFields } from './providers/kit/request-types';
 export { DEFAULT_MAX_RETRIES } from './clients/retry';

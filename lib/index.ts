@@ -58,7 +58,6 @@ export { consumeStream, DEFAULT_MAX_FRAME_BYTES } from './driver/consume-stream'
 export type {
   ChatModelListener, ChatModelRequestContext, ChatModelFirstChunkContext, ChatModelEndContext, ChatModelResponseContext, ChatModelErrorContext,
   ChatModelCancelContext, StreamTimings, StreamTelemetry, ObservationOptions, ObservedOutcome, ObservedHttpResponse, ObservedServer,
-  ChatModelHttpAttemptContext, ChatModelRetryContext, HttpAttemptScope, HttpAttemptResult,
 } from './telemetry/chat-model-listener';
 export { addChatModelListener } from './telemetry/listener-registry';
 export type { Logger, LogLevel, LoggingOptions } from './telemetry/log-listener';

@@ -62,8 +62,8 @@ const ROOT_NAMES = [
 
 /** Observability (SPEC §14) on the root entry: listeners and their registration. */
 const OBSERVABILITY_NAMES = [
-  'ChatModelCancelContext', 'ChatModelEndContext', 'ChatModelErrorContext', 'ChatModelFirstChunkContext', 'ChatModelHttpAttemptContext', 'ChatModelListener',
-  'ChatModelRequestContext', 'ChatModelResponseContext', 'ChatModelRetryContext', 'HttpAttemptResult', 'HttpAttemptScope', 'LogLevel', 'Logger', 'LoggingOptions', 'ObservationOptions', 'ObservedHttpResponse', 'ObservedOutcome',
+  'ChatModelCancelContext', 'ChatModelEndContext', 'ChatModelErrorContext', 'ChatModelFirstChunkContext', 'ChatModelListener',
+  'ChatModelRequestContext', 'ChatModelResponseContext', 'LogLevel', 'Logger', 'LoggingOptions', 'ObservationOptions', 'ObservedHttpResponse', 'ObservedOutcome',
   'ObservedServer', 'StreamTelemetry', 'StreamTimings', 'addChatModelListener',
 ];
 
@@ -97,6 +97,8 @@ const HTTP_NAMES = [
   'streamOllama', 'streamOpenAIChat', 'streamOpenAIResponses',
   // Any provider's client from its descriptor (SPEC §15).
   'EndpointOptions', 'streamProvider',
+  // What a listener hears of each HTTP attempt and retry (SPEC §14).
+  'ChatModelHttpAttemptContext', 'ChatModelRetryContext', 'HttpAttemptResult', 'HttpAttemptScope',
 ];
 
 /** The adapter author's kit (SPEC §15): the contract, the handler values, the kit, the five mappers and their finish-reason maps. */
