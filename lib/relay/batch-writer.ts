@@ -1,4 +1,5 @@
 import type { DeltaType } from '../parts/part-index-counter';
+import { EncodedBatch } from './encoded-batch';
 import { EventBatch } from './event-batch';
 import { encodeEvent, type RelayEventSink } from './partstream-encoder';
 import { RelayError, type RelayBatch, type ResponseStore } from './response-store';
@@ -114,7 +115,7 @@ export class BatchWriter implements RelayEventSink {
       terminal = true;
     }
     this.total += length;
-    if (batch.count > 1 && this.bytes + length > limits.flushBytes) this.cutFilling(false, batch.count - 1);
+    if (batch.count > 1 && this.bytes + length > limits.flushBytes) this.cutFilling(false, true);
     if (batch.count === 1) this.firstAt = Date.now();
     this.bytes += length;
     if (terminal) {
@@ -141,11 +142,12 @@ export class BatchWriter implements RelayEventSink {
     this.stopTimer();
   }
 
-  /** Cuts the first `count` events of the batch being filled (all by default) into the ready queue. */
-  private cutFilling(terminal: boolean, count: number = this.batch.count): void {
-    const first = this.batch.first;
-    const text = this.batch.cut(count);
-    this.ready.push(Object.freeze({ first, last: first + count - 1, terminal, text }));
+  /** Cuts the batch being filled (but its last event, with `allButLast`) into the ready queue. */
+  private cutFilling(terminal: boolean, allButLast = false): void {
+    const batch = this.batch;
+    const first = batch.first;
+    const bytes = batch.cut(allButLast);
+    this.ready.push(new EncodedBatch(first, batch.first - 1, terminal, bytes));
     this.bytes = 0;
     this.overdue = false;
   }

@@ -6,7 +6,8 @@ import { replyInteger, replyStreamEntries, replyStreamReads, replyString, replyS
 
 /** What an adapter provides: a raw command sender, a way to open a second connection, and a hard close. */
 export interface RawRedisConnection {
-  send(args: readonly string[]): Promise<unknown>;
+  /** A value is a string, or binary (a Node `Buffer` where the library needs one: `log-entry.ts` makes it). */
+  send(args: readonly (string | Uint8Array)[]): Promise<unknown>;
   duplicate(): Promise<RawRedisConnection>;
   destroy(): void;
 }
@@ -18,8 +19,8 @@ class CommandClient implements RelayRedisClient {
     this.#raw = raw;
   }
 
-  async xAdd(key: string, id: string, fields: readonly string[], options: RelayXAddOptions = {}): Promise<string | null> {
-    const args = ['XADD', key];
+  async xAdd(key: string, id: string, fields: readonly (string | Uint8Array)[], options: RelayXAddOptions = {}): Promise<string | null> {
+    const args: (string | Uint8Array)[] = ['XADD', key];
     if (options.noMkStream === true) args.push('NOMKSTREAM');
     if (options.approxMaxLen !== undefined) args.push('MAXLEN', '~', String(options.approxMaxLen));
     args.push(id, ...fields);

@@ -28,8 +28,11 @@ export interface RelayXAddOptions {
  * rejects with an `Error` whose message is the server's.
  */
 export interface RelayRedisClient {
-  /** `XADD key [NOMKSTREAM] [MAXLEN ~ n] id field value …`: the entry's id, or null when `NOMKSTREAM` found no stream. */
-  xAdd(key: string, id: string, fields: readonly string[], options?: RelayXAddOptions): Promise<string | null>;
+  /**
+   * `XADD key [NOMKSTREAM] [MAXLEN ~ n] id field value …`: the entry's id, or null when `NOMKSTREAM`
+   * found no stream. A binary value (a producer's UTF-8 batch) is a Node `Buffer`, read back as a string.
+   */
+  xAdd(key: string, id: string, fields: readonly (string | Uint8Array)[], options?: RelayXAddOptions): Promise<string | null>;
   /** `XRANGE key start end COUNT count`, in id order. */
   xRange(key: string, start: string, end: string, count: number): Promise<RelayStreamEntry[]>;
   /** `XREVRANGE key end start COUNT count`, highest id first. */
