@@ -42,6 +42,10 @@ function asciiBytes(text: string): Uint8Array {
 
 /** Writes `bytes` into `out` at `at`; where the writing ended. */
 function writeBytes(out: Uint8Array, at: number, bytes: Uint8Array): number {
+  if (bytes.length > 16) {
+    out.set(bytes, at);
+    return at + bytes.length;
+  }
   for (let k = 0; k < bytes.length; k++) out[at++] = bytes[k] as number;
   return at;
 }
@@ -49,6 +53,15 @@ function writeBytes(out: Uint8Array, at: number, bytes: Uint8Array): number {
 /** Writes the decimal digits of the non-negative integer `value` into `out` at `at`; where the writing ended. */
 function writeDecimal(out: Uint8Array, at: number, value: number): number {
   const end = at + decimalLength(value);
+  if (value <= 0x7fffffff) {
+    // Integer arithmetic while the value fits 31 bits (every sequence and index in practice).
+    for (let k = end - 1; k >= at; k--) {
+      const rest = (value / 10) | 0;
+      out[k] = 0x30 + value - rest * 10;
+      value = rest;
+    }
+    return end;
+  }
   for (let k = end - 1; k >= at; k--) {
     out[k] = 0x30 + (value % 10);
     value = Math.floor(value / 10);
