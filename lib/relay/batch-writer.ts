@@ -40,8 +40,9 @@ const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout
  * batches and appends them, one fenced append per batch, one at a time: a batch is cut `flushMs`
  * after its first event, at `flushCount` events or `flushBytes` of text (beyond its first event),
  * and at once for the terminal. Events are held raw (`EventBatch`) and a batch's SSE text is
- * written as one flat string when it is cut, so that events waiting behind a slow store cost one
- * string per batch rather than one per event. While an append is in flight the next
+ * written as UTF-8 in one pass when it is cut (an `EncodedBatch`: stores keep or send the bytes),
+ * so that events waiting behind a slow store cost one byte array per batch rather than a string
+ * per event. While an append is in flight the next
  * batches fill; when it lands, the full ones go out, then the one being filled once its `flushMs`
  * is over (a stream faster than its store thus writes full batches). A failed append is retried with the same
  * batch, with backoff, for up to `retryForMs`. Taking an event never waits and never does I/O:
