@@ -12,6 +12,9 @@ export interface RawRedisConnection {
   destroy(): void;
 }
 
+/** `hSetNxPx` as one script: the field and the key's TTL are set together or not at all. */
+const HSETNX_PX_SCRIPT = "if redis.call('HSETNX', KEYS[1], ARGV[1], ARGV[2]) == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[3]) return 1 end return 0";
+
 class CommandClient implements RelayRedisClient {
   readonly #raw: RawRedisConnection;
 
@@ -49,6 +52,10 @@ class CommandClient implements RelayRedisClient {
 
   async xSetId(key: string, id: string): Promise<void> {
     await this.#raw.send(['XSETID', key, id]);
+  }
+
+  async hSetNxPx(key: string, field: string, value: string, ms: number): Promise<boolean> {
+    return replyInteger(await this.#raw.send(['EVAL', HSETNX_PX_SCRIPT, '1', key, field, value, String(ms)])) === 1;
   }
 
   async hSetNx(key: string, field: string, value: string): Promise<boolean> {

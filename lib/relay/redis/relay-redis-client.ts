@@ -48,6 +48,11 @@ export interface RelayRedisClient {
   xSetId(key: string, id: string): Promise<void>;
   /** `HSETNX key field value`: true when the field was set (it did not exist). */
   hSetNx(key: string, field: string, value: string): Promise<boolean>;
+  /**
+   * `HSETNX key field value` and, when it set the field, `PEXPIRE key ms`, as one step (a script):
+   * true when the field was set. A key claimed so has its TTL even if the claimer dies at once.
+   */
+  hSetNxPx(key: string, field: string, value: string, ms: number): Promise<boolean>;
   /** `HSET key field value …` with a flat `[field, value, …]` list. */
   hSet(key: string, fieldsAndValues: readonly string[]): Promise<void>;
   /** `HGETALL key` as a flat `[field, value, …]` list (empty when the key does not exist). */
