@@ -127,7 +127,7 @@ const WHOLE = -1;
  * (`id: <sequence>\nevent: <type>\ndata: <JSON>\n\n` each) in one pass and lets go of them.
  */
 export class EventBatch {
-  /** Per event, the first `size` slots (reused from batch to batch): a delta's `index * 4 + flags`, or `WHOLE`. */
+  /** Per event, the first `size` slots (reused from batch to batch): a delta's `index * 4 + flags` (a part index is far below 2⁵¹), or `WHOLE`. */
   private readonly codes: number[] = [];
   /** Per event: a delta's text (or its JSON when `QUOTED`), or the event's text after its `id:` line. */
   private readonly strings: string[] = [];
