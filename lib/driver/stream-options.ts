@@ -3,7 +3,7 @@ import { describeValue } from '../parts/describe-value';
 import type { ChunkReader } from '../transport/byte-source';
 import type { FormatOption } from '../wire/sniff-format';
 import type { MapperFactory, StreamMapper } from '../providers/stream-mapper';
-import type { SseFrame, WireFormat } from '../wire/types';
+import type { SseFrame } from '../wire/types';
 import type { StreamRelay } from './stream-relay';
 import type { ObservationOptions } from '../telemetry/chat-model-listener';
 
