@@ -1,14 +1,15 @@
 // ESLint for the whole tree: eslint:recommended and typescript-eslint's type-checked rules, which
 // catch floating promises and unsafe `any`. Layout is Prettier's job (.prettierrc.json), not ESLint's.
 import js from '@eslint/js';
+import { defineConfig } from 'eslint/config';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
-export default tseslint.config(
+export default defineConfig(
   { ignores: ['dist/', 'node_modules/', 'coverage/'] },
   { linterOptions: { reportUnusedDisableDirectives: 'error' } },
   js.configs.recommended,
-  ...tseslint.configs.recommendedTypeChecked,
+  tseslint.configs.recommendedTypeChecked,
   {
     languageOptions: {
       globals: { ...globals.node },
