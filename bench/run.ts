@@ -8,7 +8,7 @@ import { coldStartTargets, measureColdStart, type ColdStart } from './cold-start
 import { concurrencyConfig, concurrencyTargets, type ConcurrencyConfig } from './concurrency-config';
 import { measureConcurrency, summarizeConcurrency, type ConcurrencyRun, type ConcurrencySummary } from './concurrency';
 import { BenchCorrectnessError, checkExtracted, checkResponse, type Expectation } from './check';
-import { bytesOnlyFloor, parseFloor, type Extracted } from './floors';
+import { bytesOnlyFloor, parseFloor } from './floors';
 import { generateTranscript, type BenchFormat } from './generate-transcript';
 import { measureOtel } from './otel-section';
 import { measureRelay } from './relay-section';

@@ -7,7 +7,7 @@
  *
  * Run: npx ts-node --transpile-only examples/otel.ts
  */
-import { metrics, trace } from '@opentelemetry/api';
+import { metrics, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { AggregationTemporality, InMemoryMetricExporter, MeterProvider, PeriodicExportingMetricReader, type Histogram } from '@opentelemetry/sdk-metrics';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { addChatModelListener, consumeStream, type StreamingChatResponseHandler } from 'partstream';
@@ -25,7 +25,7 @@ metrics.setGlobalMeterProvider(meterProvider);
 const remove = addChatModelListener(openTelemetryListener());
 
 /** A short Anthropic stream, as the API sends it: text, usage, the stop reason. */
-const body = [
+const body = ([
   ['message_start', { type: 'message_start', message: { id: 'msg_demo', type: 'message', role: 'assistant', model: 'claude-demo', content: [], usage: { input_tokens: 25, cache_read_input_tokens: 100, output_tokens: 1 } } }],
   ['content_block_start', { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }],
   ['content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'Low tide in Brest ' } }],
@@ -33,7 +33,7 @@ const body = [
   ['content_block_stop', { type: 'content_block_stop', index: 0 }],
   ['message_delta', { type: 'message_delta', delta: { stop_reason: 'end_turn' }, usage: { output_tokens: 12 } }],
   ['message_stop', { type: 'message_stop' }],
-]
+] satisfies [string, object][])
   .map(([event, data]) => `event: ${String(event)}\ndata: ${JSON.stringify(data)}\n\n`)
   .join('');
 
@@ -50,7 +50,7 @@ async function main(): Promise<void> {
   });
 
   for (const span of spans.getFinishedSpans()) {
-    console.log(`\nspan "${span.name}" (kind ${span.kind === 2 ? 'CLIENT' : span.kind}, status ${span.status.code === 0 ? 'unset' : 'error'})`);
+    console.log(`\nspan "${span.name}" (kind ${span.kind === SpanKind.CLIENT ? 'CLIENT' : span.kind}, status ${span.status.code === SpanStatusCode.UNSET ? 'unset' : 'error'})`);
     for (const [name, value] of Object.entries(span.attributes)) {
       if (name !== 'gen_ai.response.time_to_first_chunk') console.log(`  ${name} = ${JSON.stringify(value)}`);
     }

@@ -32,4 +32,10 @@ const handler: StreamingChatResponseHandler = {
   },
 };
 
-consumeStream(source(), handler, { format: 'openai-chat' }).then((outcome) => console.log(`outcome: ${outcome.status}`));
+// consumeStream rejects only for misuse (a TypeError); a stream failure went to onError and is in the outcome.
+consumeStream(source(), handler, { format: 'openai-chat' })
+  .then((outcome) => console.log(`outcome: ${outcome.status}`))
+  .catch((error: unknown) => {
+    console.error(error);
+    process.exitCode = 1;
+  });

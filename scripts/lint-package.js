@@ -24,7 +24,9 @@ try {
   );
   const tarball = path.join(work, packed[0].filename);
   let failed = false;
-  for (const [name, args] of [['publint', ['run', '--strict', tarball]], ['attw', [tarball]]]) {
+  /** @type {[string, string[]][]} */
+  const checks = [['publint', ['run', '--strict', tarball]], ['attw', [tarball]]];
+  for (const [name, args] of checks) {
     const result = spawnSync(bin(name), args, { cwd: root, stdio: 'inherit' });
     if (result.status !== 0) {
       process.stderr.write(`lint:package: ${name} found problems (exit ${result.status})\n`);

@@ -35,7 +35,8 @@ interface BodyText {
  */
 async function readBodyText(response: Response, timeLimitMs: number): Promise<BodyText> {
   if (response.body === null) return { text: '', problem: null, cause: undefined };
-  const reader = response.body.getReader();
+  // A fetch Response's body is bytes; Node's typings leave its chunk type `any`.
+  const reader = response.body.getReader() as ReadableStreamDefaultReader<Uint8Array>;
   const decoder = new TextDecoder();
   let text = '';
   let timedOut = false;

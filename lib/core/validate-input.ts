@@ -1,7 +1,7 @@
 import type { FinishReason, TokenUsage } from '../handler/types';
 import { describeValue } from '../parts/describe-value';
 import type { MessagePart } from '../parts/types';
-import { isPlainObject, optionalString, requirePartShape, requireString } from '../parts/validate';
+import { isPlainObject, requirePartShape, requireString } from '../parts/validate';
 
 const FINISH_REASONS: ReadonlySet<string> = new Set<FinishReason>(['STOP', 'LENGTH', 'TOOL_EXECUTION', 'CONTENT_FILTER', 'OTHER']);
 

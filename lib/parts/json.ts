@@ -152,6 +152,7 @@ function readPart(json: unknown, nesting: number): MessagePart {
     // Any depth: an unknown object may nest deeper than JSON.stringify can recurse (SPEC §11).
     rawJson = stringifyJson(json) as string;
   } catch (error) {
+    // eslint-disable-next-line preserve-caught-error -- misuse is a TypeError naming what was wrong in its message, as the other checks here
     throw new TypeError(`Expected json to be JSON-serialisable, got an object that is not (${(error as Error).message})`);
   }
   const kind = typeof json.type === 'string' ? json.type : 'unknown';

@@ -1,5 +1,5 @@
 import { describeValue } from './describe-value';
-import type { MessagePart, MessagePartType, OpaquePayload, PartAttributes, PartOptions } from './types';
+import type { MessagePart, MessagePartType, OpaquePayload, PartAttributes } from './types';
 
 /** The six part `type` names, for membership checks. */
 export const PART_TYPES: ReadonlySet<string> = new Set<MessagePartType>([

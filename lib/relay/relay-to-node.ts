@@ -50,7 +50,8 @@ export async function relayToNode(store: ResponseStore, responseId: string, req:
       res.end();
       return;
     }
-    const reader = body.getReader();
+    // A Response's body is bytes; Node's typings leave its chunk type `any`.
+    const reader = body.getReader() as ReadableStreamDefaultReader<Uint8Array>;
     closed.signal.addEventListener('abort', () => void reader.cancel().catch(() => undefined), { once: true });
     for (;;) {
       const { done, value } = await reader.read();

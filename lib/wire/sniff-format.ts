@@ -21,7 +21,6 @@ export type { SniffPlan, SniffResult } from './sniff-verdicts';
 export const SNIFF_LIMIT = 1 << 20;
 
 const LF = 0x0a;
-const CR = 0x0d;
 const SPACE = 0x20;
 const COLON = 0x3a;
 const WHITESPACE = /\s/;

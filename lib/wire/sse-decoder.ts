@@ -11,7 +11,6 @@ export const SSE_DONE = '[DONE]';
 const NO_FRAMES: readonly SseFrame[] = Object.freeze([]);
 
 const LF = 0x0a;
-const CR = 0x0d;
 const SPACE = 0x20;
 const COLON = 0x3a;
 

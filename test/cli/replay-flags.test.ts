@@ -1,12 +1,10 @@
 import { expect } from 'chai';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { DEMO_RECORDING } from '../../lib/cli/demo-recording';
 import { formatHint, StreamHead } from '../../lib/cli/format-hint';
 import { HumanView } from '../../lib/cli/human-view';
 import { spawnSync } from 'node:child_process';
-// eslint-disable-next-line @typescript-eslint/no-var-requires
 const { ensureBuild } = require('../../scripts/ensure-build.js') as { ensureBuild(root: string): string };
 import { parseArgs, USAGE } from '../../lib/cli/parse-args';
 import { PLAIN_STYLE, useColour } from '../../lib/cli/text-style';

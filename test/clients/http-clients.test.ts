@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { ChatResponse, StreamingChatResponseHandler } from '../../lib/handler/types';
+import type { ChatResponse } from '../../lib/handler/types';
 import { consumeStream, type StreamOutcome } from '../../lib/driver/consume-stream';
 import { streamAnthropic, streamGemini, streamOllama, streamOpenAIChat } from '../../lib/clients/http-clients';
 import type { HttpClientOptions, HttpStreamOutcome } from '../../lib/clients/stream-http';

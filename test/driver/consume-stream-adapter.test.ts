@@ -402,7 +402,7 @@ describe("consumeStream refuses a provider author's adapter output that breaks t
         adapterOf(
           () => false,
           async () => {
-            await null;
+            await Promise.resolve();
             throw new Error('end rejected');
           },
         ),
@@ -420,7 +420,7 @@ describe("consumeStream refuses a provider author's adapter output that breaks t
       adapterOf(
         () => false,
         async (target) => {
-          await null;
+          await Promise.resolve();
           target.handler.onCompleteResponse(chatResponse(aiMessage([])));
         },
       ),

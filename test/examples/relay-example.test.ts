@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import path from 'node:path';
 import { createClient } from 'redis';
 import { consumeStream, type StreamOutcome } from 'partstream';
 import { memoryStore, redisStore, type ResponseStore } from 'partstream/relay';
@@ -46,7 +47,7 @@ function describeService(name: string, makeStores: () => Promise<[ResponseStore,
     let release: () => Promise<void>;
     before(async function () {
       this.timeout(120_000);
-      ensureBuild(require('node:path').resolve(__dirname, '../..'));
+      ensureBuild(path.resolve(__dirname, '../..'));
       const [a, b, done] = await makeStores();
       release = done;
       producing = await startRelayService({ store: a, pageScript: '', paceMs: 5 });

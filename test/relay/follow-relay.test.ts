@@ -39,7 +39,7 @@ async function flakyServer(store: MemoryResponseStore, id: string, options: { cu
       res.writeHead(response.status, Object.fromEntries(response.headers));
       if (response.body === null) return void res.end();
       let sent = 0;
-      const reader = response.body.getReader();
+      const reader = response.body.getReader() as ReadableStreamDefaultReader<Uint8Array>;
       for (;;) {
         const { done, value } = await reader.read();
         if (done) break;

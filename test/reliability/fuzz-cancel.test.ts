@@ -5,7 +5,7 @@ import { corpus, corpusNote, type CorpusEntry } from './support/fixture-corpus';
 import { checkFixture, eachFixture, fuzzedFixtures, replayNote, runsPerFixture } from './support/fuzz-config';
 import { STREAM_CONTENT_TYPE, streamWithClient, within } from '../support/http-clients';
 import { expectNothingLost, expectOneTerminal, isTerminal } from './support/invariants';
-import { recordingHandler, referenceRuns, replay, splitAt, whole, type Delay, type SourceKind } from './support/replay';
+import { recordingHandler, referenceRuns, replay, splitAt, type Delay, type SourceKind } from './support/replay';
 import { watchUnhandled, type UnhandledWatch } from './support/unhandled-watch';
 
 interface CancelCase {

@@ -4,7 +4,7 @@ import { anyDamage, applyDamage, damageArbitraries, type Damage, type DamageType
 import { corpus, corpusNote } from './support/fixture-corpus';
 import { checkFixture, eachFixture, fuzzedFixtures, replayNote, runsPerFixture } from './support/fuzz-config';
 import { expectNothingLost, expectOneTerminal, isTerminal, partials } from './support/invariants';
-import { referenceRuns, replay, splitAt, whole, type Call, type Delay, type ErrorSummary, type Hook, type Replay } from './support/replay';
+import { referenceRuns, replay, splitAt, type Call, type Delay, type ErrorSummary, type Hook, type Replay } from './support/replay';
 import { watchUnhandled, type UnhandledWatch } from './support/unhandled-watch';
 
 const fixtures = fuzzedFixtures(corpus());

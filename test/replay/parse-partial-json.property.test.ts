@@ -121,14 +121,14 @@ function checkPrefixes(text: string): void {
     try {
       if (value !== undefined) checkCompatible(value, final);
     } catch (error) {
-      throw new Error(`prefix ${JSON.stringify(prefix)} against the final value: ${(error as Error).message}`);
+      throw new Error(`prefix ${JSON.stringify(prefix)} against the final value: ${(error as Error).message}`, { cause: error });
     }
     if (previous !== undefined) {
       try {
         if (value === undefined) throw new Error('$ became undefined');
         checkCompatible(previous, value);
       } catch (error) {
-        throw new Error(`prefix ${JSON.stringify(prefix)} lost determined content: ${(error as Error).message}`);
+        throw new Error(`prefix ${JSON.stringify(prefix)} lost determined content: ${(error as Error).message}`, { cause: error });
       }
     }
     previous = value;

@@ -24,6 +24,7 @@ const SHOWN_FIELD = 'note\\x1b]8;;http://x.test/\\x07\\x9b2J\\u202e';
  * What no output may hold: C0 except tab and newline (CR included: no output line here ends in CRLF),
  * DEL, C1, and the bidi / invisible formatting characters.
  */
+// eslint-disable-next-line no-control-regex -- the control characters no terminal may receive
 const FORBIDDEN = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200b\u200e\u200f\u2028-\u202e\u2060-\u2064\u2066-\u206f\ufeff]/g;
 
 /** Each forbidden character with its offset and surroundings, for a readable failure; empty when clean. */
@@ -179,6 +180,7 @@ describe('partstream replay against terminal injection (SPEC §11)', () => {
 
   it('on a colour terminal, the only escape sequences are the CLI\'s own styles', async () => {
     const run = await runCli(['replay', '-'], { stdin: bytesOf(RECORDINGS.anthropic), isTTY: true, env: { TERM: 'xterm-256color' } });
+    // eslint-disable-next-line no-control-regex -- ESC opens the escape sequences this test looks for
     const ownStyles = /\u001b\[(?:1|2|2;3|22|22;23|31|39)m/g;
     expect({
       styled: run.stdout.includes('\u001b[2;3m'),

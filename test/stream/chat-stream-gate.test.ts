@@ -19,6 +19,7 @@ function record(stream: ChatStream): string[] {
   return lines;
 }
 
+// A handler method's promise never rejects and no listener here is async: the calls below are not awaited.
 describe('ChatStream on its own (driven by hand, no driver)', () => {
   it('has no public way to emit: no emit on the stream, nor on `this` inside a listener', () => {
     const stream = new ChatStream();
@@ -26,18 +27,18 @@ describe('ChatStream on its own (driven by hand, no driver)', () => {
     stream.on('partialResponse', function (this: unknown) {
       self = this;
     });
-    stream.onPartialResponse(partialResponse('a'), context);
+    void stream.onPartialResponse(partialResponse('a'), context);
     expect([(stream as unknown as Record<string, unknown>).emit, self === stream]).to.deep.equal([undefined, true]);
   });
 
   it('emits one terminal event: a second completion or a stream error after it is dropped', async () => {
     const stream = new ChatStream();
     const lines = record(stream);
-    stream.onPartialResponse(partialResponse('a'), context);
-    stream.onCompleteResponse(first);
-    stream.onCompleteResponse(second);
-    stream.onError(new Error('late'));
-    stream.onPartialResponse(partialResponse('late'), context);
+    void stream.onPartialResponse(partialResponse('a'), context);
+    void stream.onCompleteResponse(first);
+    void stream.onCompleteResponse(second);
+    void stream.onError(new Error('late'));
+    void stream.onPartialResponse(partialResponse('late'), context);
     expect(lines).to.deep.equal(['partial a', 'complete first']);
     expect((await stream.finalResponse()).metadata.id).to.equal('r1');
   });
@@ -45,12 +46,12 @@ describe('ChatStream on its own (driven by hand, no driver)', () => {
   it('emits nothing after cancel(), whatever is called afterwards', async () => {
     const stream = new ChatStream();
     const lines = record(stream);
-    stream.onPartialResponse(partialResponse('a'), context);
+    void stream.onPartialResponse(partialResponse('a'), context);
     stream.cancel();
-    stream.onPartialResponse(partialResponse('b'), context);
-    stream.onUnmappedRawEvent({ late: true });
-    stream.onCompleteResponse(first);
-    stream.onError(new Error('late'));
+    void stream.onPartialResponse(partialResponse('b'), context);
+    void stream.onUnmappedRawEvent({ late: true });
+    void stream.onCompleteResponse(first);
+    void stream.onError(new Error('late'));
     expect([lines, stream.status]).to.deep.equal([['partial a'], 'cancelled']);
     const error = await stream.finalResponse().then(
       () => null,
@@ -65,8 +66,8 @@ describe('ChatStream on its own (driven by hand, no driver)', () => {
     const controller = new AbortController();
     stream.bindStreamingHandle({ cancel: () => controller.abort(), isCancelled: () => controller.signal.aborted, signal: controller.signal });
     controller.abort();
-    stream.onPartialResponse(partialResponse('b'), context);
-    stream.onCompleteResponse(first);
+    void stream.onPartialResponse(partialResponse('b'), context);
+    void stream.onCompleteResponse(first);
     expect([lines, stream.status]).to.deep.equal([[], 'cancelled']);
   });
 });

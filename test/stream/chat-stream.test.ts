@@ -65,9 +65,10 @@ describe('ChatStream', () => {
     it('emits nothing after the terminal event', () => {
       const stream = new ChatStream();
       const seen = recordListeners(stream);
-      stream.onError(new Error('stream died'));
-      stream.onPartialResponse({ text: 'late' }, { streamingHandle: { cancel() {}, isCancelled: () => false } });
-      stream.onCompleteResponse(buildChain(new ChatStream()).bridge.partialResponse());
+      // A handler method's promise never rejects (and no listener here is async): nothing to wait for.
+      void stream.onError(new Error('stream died'));
+      void stream.onPartialResponse({ text: 'late' }, { streamingHandle: { cancel() {}, isCancelled: () => false } });
+      void stream.onCompleteResponse(buildChain(new ChatStream()).bridge.partialResponse());
       expect(seen.map((e) => e.type)).to.deep.equal(['error']);
       expect(stream.status).to.equal('failed');
     });
@@ -159,7 +160,7 @@ describe('ChatStream', () => {
       const iterated = collect(stream);
       const chain = buildChain(stream);
       chain.text('a');
-      stream.onError(new HandlerCallbackError('onPartialResponse', new Error('x')));
+      void stream.onError(new HandlerCallbackError('onPartialResponse', new Error('x')));
       chain.text('b');
       chain.fail(new Error('connection reset'));
       const events = await iterated;

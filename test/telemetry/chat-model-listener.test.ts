@@ -1,4 +1,6 @@
 import { expect } from 'chai';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { consumeStream } from '../../lib/driver/consume-stream';
 import type { ChatModelEndContext, ChatModelErrorContext, ChatModelFirstChunkContext, ChatModelListener, ChatModelRequestContext } from '../../lib/telemetry/chat-model-listener';
 import { addChatModelListener } from '../../lib/telemetry/listener-registry';
@@ -154,9 +156,9 @@ describe('ChatModelListener', () => {
     this.timeout(120_000);
     // A plain CommonJS script, hence require.
     const { ensureBuild } = require('../../scripts/ensure-build.js') as { ensureBuild(root: string): string };
-    const repo = require('node:path').resolve(__dirname, '../..') as string;
+    const repo = path.resolve(__dirname, '../..');
     ensureBuild(repo);
-    const built = require(require('node:path').join(repo, 'dist/cjs/index.cjs')) as typeof import('../../lib/index');
+    const built = require(path.join(repo, 'dist/cjs/index.cjs')) as typeof import('../../lib/index');
     expect(built.addChatModelListener).not.to.equal(addChatModelListener);
     const log: string[] = [];
     const remove = built.addChatModelListener({ onResponse: () => void log.push('built copy heard it') });
@@ -166,7 +168,7 @@ describe('ChatModelListener', () => {
       remove();
     }
     expect(log).to.deep.equal(['built copy heard it']);
-    const bundle = require('node:fs').readFileSync(require('node:path').join(repo, 'dist/node/index.js'), 'utf8') as string;
+    const bundle = readFileSync(path.join(repo, 'dist/node/index.js'), 'utf8');
     expect(bundle).not.to.include('@opentelemetry');
   });
 

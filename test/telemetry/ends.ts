@@ -82,7 +82,7 @@ export const END_CASES: readonly EndCase[] = [
   {
     name: 'break out of for await over a ChatStream',
     terminal: 'onCancel',
-    run: async (l, log) => {
+    run: async (l, _log) => {
       const stream = new ChatStream();
       const done = consumeStream(trackedSource([CHAT.slice(0, 400)], { stall: true }), stream, { format: 'openai-chat', listeners: l });
       for await (const event of stream) {

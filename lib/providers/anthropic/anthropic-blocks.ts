@@ -70,7 +70,7 @@ export class AnthropicBlocks {
   start(index: number, type: string, block: JsonObject): void {
     switch (type) {
       case 'text':
-        this.open.set(index, { kind: 'text', citations: Array.isArray(block.citations) && block.citations.length > 0 ? [...block.citations] : null });
+        this.open.set(index, { kind: 'text', citations: Array.isArray(block.citations) && block.citations.length > 0 ? [...(block.citations as unknown[])] : null });
         return;
       case 'thinking':
       case 'redacted_thinking':
@@ -144,7 +144,7 @@ function rebuild(block: OtherBlock): string {
     // Empty deltas leave the start's input; JSON the model cut short is kept as the text it sent.
     if (text.trim() !== '') whole.input = parseOr(text);
   }
-  if (block.citations !== null) whole.citations = [...(Array.isArray(whole.citations) ? whole.citations : []), ...block.citations];
+  if (block.citations !== null) whole.citations = [...(Array.isArray(whole.citations) ? (whole.citations as unknown[]) : []), ...block.citations];
   if (block.strings !== null) {
     for (const [key, pieces] of block.strings) {
       const before = Object.prototype.hasOwnProperty.call(whole, key) ? whole[key] : undefined;

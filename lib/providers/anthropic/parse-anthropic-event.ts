@@ -49,9 +49,11 @@ const DELTAS: readonly { readonly opening: string; readonly Delta: Plain<[string
 ];
 
 /** A string body that is not taken as it is: a backslash (escapes), a quote or a control character. */
+// eslint-disable-next-line no-control-regex -- a raw control character is invalid JSON: it sends the text to JSON.parse
 const NOT_PLAIN = /["\\\u0000-\u001f]/;
 
 /** Of those, what needs the whole event through JSON.parse: a quote, or a control character (invalid raw). */
+// eslint-disable-next-line no-control-regex -- a raw control character is invalid JSON: it sends the text to JSON.parse
 const NOT_ESCAPED_ONLY = /["\u0000-\u001f]/;
 
 

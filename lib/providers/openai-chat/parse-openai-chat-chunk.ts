@@ -67,9 +67,11 @@ const FORMS: readonly DeltaForm[] = [
 const TOOL_CALL_CLOSING = '"}}]}';
 
 /** A string body that is not taken as it is: a backslash (escapes), a quote or a control character. */
+// eslint-disable-next-line no-control-regex -- a raw control character is invalid JSON: it sends the text to JSON.parse
 const NOT_PLAIN = /["\\\u0000-\u001f]/;
 
 /** Of those, what needs the whole chunk through JSON.parse: a quote, or a control character (invalid raw). */
+// eslint-disable-next-line no-control-regex -- a raw control character is invalid JSON: it sends the text to JSON.parse
 const NOT_ESCAPED_ONLY = /["\u0000-\u001f]/;
 
 /** From this length on, a V8 slice is a view that keeps the whole string it was cut from alive. */

@@ -58,6 +58,7 @@ const ItemDelta = plain(function (this: Record<string, unknown>, type: string, s
  * repetition start with different characters, so a match or a miss takes time linear in the data.
  */
 const COMPACT_DELTA =
+  // eslint-disable-next-line no-control-regex -- a raw control character is invalid JSON: such a line misses and goes to JSON.parse
   /^\{"type":"response\.(output_text|reasoning_summary_text|function_call_arguments|reasoning_text|custom_tool_call_input)\.delta"(?:,"sequence_number":(0|[1-9]\d{0,8}))?,"item_id":"([^"\\\x00-\x1f]*)","output_index":(0|[1-9]\d{0,8})(?:,"(content_index|summary_index)":(0|[1-9]\d{0,8}))?,"delta":"((?:[^"\\\x00-\x1f]|\\.)*)"(,"logprobs":\[\])?(?:,"obfuscation":"([^"\\\x00-\x1f]*)")?\}$/;
 
 /**

@@ -65,7 +65,7 @@ export async function startRedisServer(binary: string): Promise<RedisServer> {
     } catch (error) {
       if (child.exitCode !== null || Date.now() > deadline) {
         child.kill('SIGKILL');
-        throw new Error(`redis-server did not start on port ${port}: ${stderr.trim() || String(error)}`);
+        throw new Error(`redis-server did not start on port ${port}: ${stderr.trim() || String(error)}`, { cause: error });
       }
       await new Promise((resolve) => setTimeout(resolve, 25));
     }
