@@ -17,7 +17,7 @@ export { INCOMPLETE_ATTRIBUTE, isIncompleteToolCall } from './parts/incomplete-t
 // Conversation replay
 export type { ChatMessage, ChatMessageType, SystemMessage, UserMessage, ToolExecutionResultMessage } from './replay/chat-message';
 export { systemMessage, userMessage, toolExecutionResultMessage, messagesToJSON, messagesFromJSON } from './replay/chat-message';
-export type { JsonObject } from './replay/replay-helpers';
+export type { JsonObject } from './parts/json-object';
 export type {
   OpenAIChatMessageParam, OpenAIChatMessagesInput, OpenAIChatAssistantMessageParam, OpenAIChatToolCallParam, OpenAIChatUserContentPart,
 } from './replay/openai-chat-message-param';
