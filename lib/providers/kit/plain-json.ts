@@ -28,6 +28,11 @@ export function unescapeJsonString(raw: string): string | null {
 /** A string body that is not taken as it is: a backslash (escapes), a quote or a control character. */
 const NOT_PLAIN = /["\\\u0000-\u001f]/;
 
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+/** Below this, a UTF-16 code unit is a control character, which a JSON string never holds raw. */
+const FIRST_PRINTABLE = 0x20;
+
 /** True when a JSON string body is taken as it is: no backslash, quote or control character. */
 export function isPlainBody(raw: string): boolean {
   return !NOT_PLAIN.test(raw);
@@ -35,11 +40,20 @@ export function isPlainBody(raw: string): boolean {
 
 /**
  * The value of a JSON string literal's body `raw` (between its quotes) as JSON.parse reads it: a
- * string of its own (see `detached`), unescaped when it holds a backslash; null when it is not a
- * valid body (an unescaped quote, a raw control character, a broken escape).
+ * string of its own (see `detached`), unescaped when it holds escapes; null when it is no such
+ * body (a quote no backslash escapes, a raw control character, a broken escape): the caller then
+ * leaves the event to JSON.parse.
  */
 export function jsonStringBody(raw: string): string | null {
-  return isPlainBody(raw) ? detached(raw) : unescapeJsonString(raw);
+  if (isPlainBody(raw)) return detached(raw);
+  // Rejected here rather than by a JSON.parse that throws: an exception costs more than parsing
+  // the whole event (a delta's text followed by another field ends at an unescaped quote).
+  for (let i = 0; i < raw.length; i++) {
+    const code = raw.charCodeAt(i);
+    if (code === BACKSLASH) i++;
+    else if (code === QUOTE || code < FIRST_PRINTABLE) return null;
+  }
+  return unescapeJsonString(raw);
 }
 
 /**
