@@ -1,5 +1,5 @@
-import { MappingTrackingHandler } from '../lib/tracker/mapping-tracking-handler';
-import { SafeHandler } from '../lib/driver/safe-handler';
+import type { MappingTrackingHandler } from '../lib/tracker/mapping-tracking-handler';
+import { handlerChain } from '../lib/driver/handler-chain';
 import { StreamController } from '../lib/driver/stream-controller';
 import type {
   ChatResponse,
@@ -20,7 +20,6 @@ import {
   responseMetadata,
   tokenUsage,
 } from '../lib/handler/values';
-import { PartsBridge } from '../lib/bridge/parts-bridge';
 import type { Extracted } from './floors';
 import type { Transcript } from './generate-transcript';
 
@@ -104,7 +103,7 @@ export interface ReplayedChain {
 export function replayChain(replay: Replay): ReplayedChain {
   const controller = new StreamController();
   const sink = new FinalResponseSink();
-  const tracker = new MappingTrackingHandler(new PartsBridge(new SafeHandler(sink, controller)));
+  const { tracker } = handlerChain(sink, controller);
   const context: { readonly streamingHandle: StreamingHandle } = { streamingHandle: controller };
   const { kinds, values } = replay;
   let unmapped = 0;

@@ -44,7 +44,7 @@ export {
 export type { ResponseMetadataFields } from './handler/values';
 
 // The kit: reading events, tool calls, finish reasons, usage, provider errors
-export type { JsonObject } from './wire/read-json';
+export type { JsonObject } from './parts/json-object';
 export { parseJsonObject } from './wire/read-json';
 export { checkSseFrame, sseEventType } from './providers/kit/sse-event';
 export type { ToolCallCompletion } from './providers/kit/tool-call-accumulator';

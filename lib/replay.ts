@@ -9,7 +9,7 @@
 // Messages
 export type { ChatMessage, ChatMessageType, SystemMessage, UserMessage, ToolExecutionResultMessage } from './replay/chat-message';
 export { systemMessage, userMessage, toolExecutionResultMessage, messagesToJSON, messagesFromJSON } from './replay/chat-message';
-export type { JsonObject } from './replay/replay-helpers';
+export type { JsonObject } from './parts/json-object';
 
 // One converter per provider, with the message shapes it writes
 export type {

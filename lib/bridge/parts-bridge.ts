@@ -1,6 +1,6 @@
 import type { CoreRecorder } from '../core/core-recorder';
 import { ResponseCore } from '../core/response-core';
-import { ResponseGate } from '../core/response-gate';
+import { ResponseGate, type RunGate } from '../core/response-gate';
 import { checkPart } from '../core/validate-input';
 import { HandlerCallbackError } from '../handler/handler-callback-error';
 import { StreamError } from '../handler/stream-error';
@@ -63,19 +63,21 @@ export interface IncompleteToolCall {
  * (known from the first callback that carries a context), asked once per callback. A part is aggregated before its callback is forwarded, so a callback
  * that cancels still finds its own fragment in `partialResponse()`; once the stream is
  * cancelled, ended or failed, nothing more is aggregated. Raw events are forwarded and not
- * aggregated.
+ * aggregated. Inside a driven stream the bridge keeps no record of its own: it consults the
+ * driver's run state, which the safe handler it forwards to ends.
  */
 export class PartsBridge implements StreamingChatResponseHandler {
   private readonly core: ResponseCore;
 
   /**
-   * `handler`: the user's handler to forward to. `run`: the run state to consult and end, when
-   * the caller shares one with other parts of the chain (a fresh one by default); the bridge ends
-   * it just before it forwards the terminal callback.
+   * `handler`: the handler to forward to. `run`: the gate of the run, when the caller keeps the
+   * run's one record (a driver passes its run state, which its safe handler ends); by default a
+   * fresh `ResponseGate` of the bridge's own, which it ends just before it forwards the terminal
+   * callback.
    */
   constructor(
     private readonly handler: StreamingChatResponseHandler,
-    run: ResponseGate = new ResponseGate(),
+    run: RunGate = new ResponseGate(),
   ) {
     if (handler === null || typeof handler !== 'object' || typeof handler.onCompleteResponse !== 'function' || typeof handler.onError !== 'function') {
       throw new TypeError(`Expected a handler with onCompleteResponse and onError methods, got ${handler === null ? 'null' : typeof handler}`);
@@ -186,7 +188,7 @@ export class PartsBridge implements StreamingChatResponseHandler {
   /** Forwards the stream's error, the first terminal callback only; a `HandlerCallbackError` ends nothing. */
   onError(error: Error): void {
     const run = this.core.run;
-    if (HandlerCallbackError.isInstance(error) ? run.admits() : run.end('failed')) this.handler.onError(error);
+    if (HandlerCallbackError.isInstance(error) ? run.admits() : run.passTerminal('failed')) this.handler.onError(error);
   }
 
   /** Fails the stream (while it is open) for adapter output that breaks the handler API's contract. */

@@ -137,7 +137,7 @@ export interface DemoRecordingOptions {
 }
 
 /** The default wait before each content delta of the embedded recording, in milliseconds. */
-export const DEMO_DELAY_MS = 35;
+const DEMO_DELAY_MS = 35;
 
 /**
  * Delivers `DEMO_RECORDING` the way a network would: event by event, each cut into small byte

@@ -16,7 +16,7 @@ export type WriteText = (text: string) => void;
  * The JSON form of a `ChatResponse`: the response with its parts in their `partToJSON` form
  * (media bytes as base64), everything else as it is.
  */
-export function chatResponseToJSON(response: ChatResponse): Record<string, unknown> {
+function chatResponseToJSON(response: ChatResponse): Record<string, unknown> {
   const { aiMessage, metadata } = response;
   return {
     aiMessage: {

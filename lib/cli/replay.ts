@@ -43,7 +43,7 @@ export const EXIT_STREAM_ERROR = 1;
 /** The exit status for bad usage (unknown option, unreadable file). */
 export const EXIT_USAGE = 2;
 /** The exit status after the replay was interrupted (128 + SIGINT). */
-export const EXIT_CANCELLED = 130;
+const EXIT_CANCELLED = 130;
 
 type ReplayCommand = Extract<CliCommand, { type: 'replay' }>;
 

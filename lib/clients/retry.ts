@@ -2,7 +2,7 @@
 export const DEFAULT_MAX_RETRIES = 2;
 
 /** The first retry's wait before jitter (0.5 s), doubled at each retry … */
-export const INITIAL_RETRY_DELAY_MS = 500;
+const INITIAL_RETRY_DELAY_MS = 500;
 /** … up to this (8 s), as the official SDKs. */
 export const MAX_RETRY_DELAY_MS = 8000;
 /**

@@ -50,7 +50,7 @@ export function redactText(text: string, secrets: readonly string[]): string {
  * `text` with the `user:password@` part of every URL in it removed. The scheme is bounded so that
  * hostile text (a body echoed into a message) is scanned in linear time.
  */
-export function stripUrlCredentials(text: string): string {
+function stripUrlCredentials(text: string): string {
   return text.includes('@') ? text.replace(/\b([a-z][a-z0-9+.-]{0,31}:\/\/)[^\s/?#@]*@/gi, '$1') : text;
 }
 

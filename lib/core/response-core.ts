@@ -5,7 +5,7 @@ import { toolCallPart } from '../parts/factories';
 import { INCOMPLETE_ATTRIBUTES } from '../parts/incomplete-tool-call';
 import { PartIndexCounter, type DeltaType } from '../parts/part-index-counter';
 import type { MessagePart, OpaquePayload, PartAttributes, ReasoningPart, TextPart, ToolCallPart } from '../parts/types';
-import { ResponseGate } from './response-gate';
+import { ResponseGate, type RunGate } from './response-gate';
 import { Slot } from './slot';
 import type { StringPieces } from './string-pieces';
 
@@ -57,8 +57,8 @@ export class ResponseCore {
   /** Hears every input taken (a relay writing its event log); null, and never consulted beyond one check, without one. */
   private recorder: CoreRecorder | null = null;
 
-  /** `run`: the run state to consult and end (a fresh one by default). */
-  constructor(readonly run: ResponseGate = new ResponseGate()) {}
+  /** `run`: the gate of the run to consult and pass the terminal through (a fresh `ResponseGate` by default). */
+  constructor(readonly run: RunGate = new ResponseGate()) {}
 
   /** From now on, tells `recorder` every input taken (at most one recorder per core). */
   record(recorder: CoreRecorder): void {
@@ -174,7 +174,7 @@ export class ResponseCore {
     const { aiMessage: provided, metadata } = response;
     const providedParts = provided.parts;
     const providedAttributes = provided.attributes;
-    if (!this.run.end('completed')) return null;
+    if (!this.run.passTerminal('completed')) return null;
     const assembled = this.parts();
     const providerParts = assembled.length === 0 && providedParts.length > 0;
     const parts = providerParts ? providedParts : assembled;

@@ -1,17 +1,18 @@
-import type { RunStatus } from '../core/response-gate';
+import type { RunGate, RunStatus } from '../core/response-gate';
 
 export type { RunStatus } from '../core/response-gate';
 
 /**
  * The one record of where a stream stands, which every part of the driver consults: the
  * controller sets `cancelled`, the safe handler decides the terminal callback, the run marks the
- * source's end. `open` — no terminal callback decided and not cancelled — is a plain field, so
+ * source's end, and the bridge's core takes it as its gate (`RunGate`: it asks `admits` and
+ * `passTerminal`, and the safe handler it forwards to ends the run). `open` — no terminal callback decided and not cancelled — is a plain field, so
  * asking "may this token still be delivered?" costs one read.
  *
  * A terminal callback decided while earlier callbacks' promises are pending waits in a queue
  * (`terminalPending`): a cancel before it is delivered makes the stream `cancelled` after all.
  */
-export class RunState {
+export class RunState implements RunGate {
   private isOpen = true;
   private isCancelled = false;
   private terminal: 'completed' | 'failed' | null = null;
@@ -81,5 +82,20 @@ export class RunState {
   /** The source was read to its end. */
   markSourceEnded(): void {
     this.ended = true;
+  }
+
+  /** `RunGate.admits`: the bridge's one check per callback, the `open` field (a cancel is recorded here by the controller). */
+  admits(): boolean {
+    return this.isOpen;
+  }
+
+  /** `RunGate.passTerminal`: true while open; the safe handler further down the chain ends the run as the callback reaches it. */
+  passTerminal(): boolean {
+    return this.isOpen;
+  }
+
+  /** `RunGate.bind`: nothing to do, the stream's controller records its cancel here. */
+  bind(): void {
+    // The controller is the stream's handle and marks this state itself.
   }
 }

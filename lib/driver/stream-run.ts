@@ -1,11 +1,11 @@
-import { PartsBridge, type IncompleteToolCall } from '../bridge/parts-bridge';
+import type { IncompleteToolCall, PartsBridge } from '../bridge/parts-bridge';
 import { describeError } from '../handler/describe-error';
 import { StreamError } from '../handler/stream-error';
 import type { StreamingChatResponseHandler } from '../handler/types';
 import type { MessagePart } from '../parts/types';
 import { observeStream, type HttpAttempts, type StreamObserver } from '../telemetry/stream-observer';
 import type { MapperTarget } from '../providers/stream-mapper';
-import { MappingTrackingHandler } from '../tracker/mapping-tracking-handler';
+import type { MappingTrackingHandler } from '../tracker/mapping-tracking-handler';
 import type { ChunkReader } from '../transport/byte-source';
 import { Utf8Decoder } from '../transport/utf8-chunk-decoder';
 import type { FrameDecoder, FrameDecoderEnd } from '../wire/frame-decoder';
@@ -15,7 +15,8 @@ import { FramePump } from './frame-pump';
 import { endResultError } from './mapper-result';
 import { interruptionError, streamOutcome } from './run-outcome';
 import { RunState } from './run-state';
-import { SafeHandler } from './safe-handler';
+import { handlerChain } from './handler-chain';
+import type { SafeHandler } from './safe-handler';
 import { StreamController } from './stream-controller';
 import { failedWait, StreamGuard, type Interrupted } from './stream-guard';
 import type { ObservationOptions } from '../telemetry/chat-model-listener';
@@ -54,7 +55,7 @@ interface RunLink {
  * One run of the driver: the handler chain (user ← SafeHandler ← PartsBridge ←
  * MappingTrackingHandler), the transport and the decoding state of one stream. Its `RunState` is
  * the one record of where the stream stands: the controller marks a cancel in it, the safe
- * handler the terminal callback, the run the source's end.
+ * handler the terminal callback, the run the source's end; the bridge and the frame pump consult it.
  */
 export class StreamRun {
   private readonly state = new RunState();
@@ -95,11 +96,12 @@ export class StreamRun {
     this.controller = new StreamController(limits.signal, this.state);
     const observer = observeStream(limits, { format: () => decoder.adapterName, provider: () => decoder.descriptor?.telemetry ?? null, partial: () => this.bridge.partialResponse(), attempts });
     this.observer = observer;
-    this.safe = new SafeHandler(observer === null ? handler : observer.observe(handler, () => this.outcome()), this.controller, redaction);
-    this.bridge = new PartsBridge(this.safe);
-    this.tracker = new MappingTrackingHandler(this.bridge);
-    // The bridge stops aggregating once the stream is cancelled.
-    this.bridge.bindStreamingHandle(this.controller);
+    // One record of the run: the bridge consults the controller's run state (it stops aggregating
+    // once the stream is cancelled or its terminal callback decided).
+    const chain = handlerChain(observer === null ? handler : observer.observe(handler, () => this.outcome()), this.controller, redaction);
+    this.safe = chain.safe;
+    this.bridge = chain.bridge;
+    this.tracker = chain.tracker;
     const bridge = this.bridge;
     const delivery = new FrameDelivery(this.tracker);
     this.delivery = delivery;

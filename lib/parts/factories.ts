@@ -129,7 +129,7 @@ export function replaceAttributes<P extends MessagePart>(part: P, attributes: Pa
 const MEDIA_KINDS: ReadonlySet<string> = new Set(['bytes', 'string', 'url']);
 
 /** Validates a media description and returns a frozen copy. */
-export function validateMedia(media: unknown, field: string): Media {
+function validateMedia(media: unknown, field: string): Media {
   if (!isPlainObject(media)) throw new TypeError(`Expected ${field} to be an object, got ${describeValue(media)}`);
   const id = optionalString(media.id, `${field}.id`);
   const name = optionalString(media.name, `${field}.name`);

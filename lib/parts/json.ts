@@ -1,6 +1,7 @@
 import { base64ToBytes, bytesToBase64 } from './base64';
 import { describeValue } from './describe-value';
 import { mediaPart, reasoningPart, textPart, toolCallPart, toolResultPart, unknownPart } from './factories';
+import type { JsonObject } from './json-object';
 import type { Media, MessagePart, OpaquePayload, PartOptions } from './types';
 import { stringifyJson } from './stringify-json';
 import { isPlainObject, requirePartShape } from './validate';
@@ -76,7 +77,7 @@ export function partsToJSON(parts: readonly MessagePart[]): PartJSON[] {
   return parts.map((part, i) => partToJSON(requirePartShape(part, `parts[${i}]`)));
 }
 
-function optionsFromJSON(json: Record<string, unknown>): PartOptions {
+function optionsFromJSON(json: JsonObject): PartOptions {
   return {
     payload: json.payload as OpaquePayload | null | undefined,
     attributes: json.attributes as Record<string, string> | undefined,
@@ -93,7 +94,7 @@ function mediaFromJSON(value: unknown): Media {
 }
 
 /** Reads a known type with the factories' validation; throws when a field is invalid. */
-function readKnown(json: Record<string, unknown>, nesting: number): MessagePart | null {
+function readKnown(json: JsonObject, nesting: number): MessagePart | null {
   const options = optionsFromJSON(json);
   switch (json.type) {
     case 'text':

@@ -1,5 +1,6 @@
 import { describeValue } from './describe-value';
-import type { MessagePart, MessagePartType, OpaquePayload, PartAttributes } from './types';
+import type { JsonObject } from './json-object';
+import type { MessagePart, MessagePartType, OpaquePayload, PartAttributes, PartOptions } from './types';
 
 /** The six part `type` names, for membership checks. */
 export const PART_TYPES: ReadonlySet<string> = new Set<MessagePartType>([
@@ -14,7 +15,7 @@ export const PART_TYPES: ReadonlySet<string> = new Set<MessagePartType>([
 const EMPTY_ATTRIBUTES: PartAttributes = Object.freeze({});
 
 /** True for a non-null, non-array object. */
-export function isPlainObject(value: unknown): value is Record<string, unknown> {
+export function isPlainObject(value: unknown): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 

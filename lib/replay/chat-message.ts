@@ -103,7 +103,7 @@ function checkContent(value: unknown, field: string, allowed: ReadonlySet<string
  * parts; an `ai` message's parts and string attributes; a tool result's request `{id, name,
  * arguments}`, content and `isError`. Parts are checked field by field. Nothing is copied.
  */
-export function requireChatMessage(value: unknown, field: string): ChatMessage {
+function requireChatMessage(value: unknown, field: string): ChatMessage {
   if (!isPlainObject(value)) throw new TypeError(`Expected ${field} to be a chat message, got ${describeValue(value)}`);
   switch (value.type) {
     case 'system':

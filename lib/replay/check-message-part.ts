@@ -52,7 +52,7 @@ function checkMedia(value: unknown, field: string): void {
  * unless `value` is a message part whose fields all have their types (SPEC §3); `allowed`, when
  * given, lists the part types the place admits. Returns the part as it is.
  */
-export function checkMessagePart(value: unknown, field: string, allowed: ReadonlySet<string> | null = null): MessagePart {
+function checkMessagePart(value: unknown, field: string, allowed: ReadonlySet<string> | null = null): MessagePart {
   if (!isPlainObject(value)) fail(field, 'a message part', value);
   const type = value.type;
   if (typeof type !== 'string' || !PART_TYPES.has(type)) fail(`${field}.type`, `one of ${[...PART_TYPES].join(', ')}`, type);

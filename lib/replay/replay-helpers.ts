@@ -1,13 +1,9 @@
 import { describeValue } from '../parts/describe-value';
 import { bytesToBase64 } from '../parts/base64';
 import { INCOMPLETE_ATTRIBUTE } from '../parts/incomplete-tool-call';
+import type { JsonObject } from '../parts/json-object';
 import type { Media, MessagePart, OpaquePayload, ToolCall } from '../parts/types';
 import { parseToolArguments } from './parse-tool-arguments';
-
-import type { JsonObject } from '../wire/read-json';
-
-/** A JSON object as the converters hand it to a provider: partstream's one JSON object type, as a parsed event's. */
-export type { JsonObject };
 
 /** True for a part cut short by the stream's end (SPEC §10): it never goes back to a provider. */
 export function isIncomplete(part: MessagePart): boolean {
@@ -78,7 +74,7 @@ export function joinSystem(texts: readonly string[]): string | undefined {
 }
 
 /** The prefix of the ids `ToolCallIds` makes up for calls that came without one. */
-export const MISSING_CALL_ID_PREFIX = 'partstream-call-';
+const MISSING_CALL_ID_PREFIX = 'partstream-call-';
 
 /**
  * Tool-call ids for a provider that requires them (OpenAI Chat and Responses, Anthropic). A call

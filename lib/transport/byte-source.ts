@@ -115,7 +115,7 @@ function isParsedSdkStream(value: object): boolean {
  * Throws a `TypeError` unless `source` is a `StreamSource`. An SDK's parsed stream (events, not
  * bytes) and a promise are refused with a message saying what to pass instead.
  */
-export function assertStreamSource(source: unknown): asserts source is StreamSource {
+function assertStreamSource(source: unknown): asserts source is StreamSource {
   if (typeof source === 'object' && source !== null && !isResponseLike(source) && !isReadableStream(source) && isParsedSdkStream(source)) {
     throw new TypeError(
       `Expected the raw bytes of a stream, got an SDK's parsed stream (an async iterable of event objects): pass the raw response instead, e.g. ${RAW_RESPONSE_HINT}`,

@@ -1,38 +1,28 @@
 import { describeValue } from '../parts/describe-value';
 import { RAW_RESPONSE_HINT } from './byte-source';
 
-/** Turns byte or string chunks into text, one chunk at a time. */
-export interface Utf8ChunkDecoder {
-  /**
-   * Decode the next chunk. A UTF-8 character split across chunks comes out whole with the chunk
-   * that completes it; a leading byte-order mark is dropped. Throws a `TypeError` for a chunk
-   * that is neither a `Uint8Array` nor a string.
-   */
-  decode(chunk: Uint8Array | string): string;
-  /** The source ended: the text of any bytes still held (an incomplete character becomes U+FFFD). */
-  end(): string;
-}
-
 const BOM = 0xfeff;
 /** `TextDecoder.decode`'s options for a chunk, made once. */
 const STREAMING: { readonly stream: true } = Object.freeze({ stream: true });
 
 /**
- * Creates a streaming UTF-8 decoder (`TextDecoder` with `stream: true`) that also accepts string
- * chunks, so one source may mix both. Malformed bytes become U+FFFD rather than failing the stream.
+ * Turns byte or string chunks into text, one chunk at a time: a streaming UTF-8 decoder
+ * (`TextDecoder` with `stream: true`) that also accepts string chunks, so one source may mix both.
+ * Malformed bytes become U+FFFD rather than failing the stream. A class: one shape, no closures
+ * per stream.
  */
-export function createUtf8ChunkDecoder(): Utf8ChunkDecoder {
-  return new Utf8Decoder();
-}
-
-/** `createUtf8ChunkDecoder`'s decoder (a class: one shape, no closures per stream). */
-export class Utf8Decoder implements Utf8ChunkDecoder {
+export class Utf8Decoder {
   // The BOM is stripped here, once, rather than by TextDecoder: flushing the TextDecoder before a
   // string chunk resets it, and it would then strip a second "BOM" in the middle of the text.
   private readonly bytes = new TextDecoder('utf-8', { ignoreBOM: true });
   private holdsBytes = false;
   private atStart = true;
 
+  /**
+   * Decode the next chunk. A UTF-8 character split across chunks comes out whole with the chunk
+   * that completes it; a leading byte-order mark is dropped. Throws a `TypeError` for a chunk
+   * that is neither a `Uint8Array` nor a string.
+   */
   decode(chunk: Uint8Array | string): string {
     if (typeof chunk === 'string') {
       const held = this.holdsBytes ? this.bytes.decode() : '';
@@ -48,6 +38,7 @@ export class Utf8Decoder implements Utf8ChunkDecoder {
     return this.stripBom(this.bytes.decode(chunk, STREAMING));
   }
 
+  /** The source ended: the text of any bytes still held (an incomplete character becomes U+FFFD). */
   end(): string {
     if (!this.holdsBytes) return '';
     this.holdsBytes = false;

@@ -18,7 +18,7 @@ export function freshArray<T>(): T[] {
 
 /**
  * A new array of the one `element`, made without an allocation site (see `freshArray`): for the
- * one-element arrays a scanner builds into every event it reads (`choices`, `parts`), which a
+ * one-element arrays a scanner builds into every event it reads (`choices`, `tool_calls`), which a
  * literal or `new Array` would let V8 start allocating in the old generation.
  */
 export function arrayOf<T>(element: T): T[] {

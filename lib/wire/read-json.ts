@@ -3,8 +3,9 @@
 // optional and `unknown` — and a nested object is read once `isJsonObject` said it is one (then
 // cast to the interface that names its fields). No type claims what the server did not prove.
 
-/** A parsed JSON object whose fields are not known yet. */
-export type JsonObject = { readonly [key: string]: unknown };
+import type { JsonObject } from '../parts/json-object';
+
+export type { JsonObject } from '../parts/json-object';
 
 /** True for a non-null, non-array object. */
 export function isJsonObject(value: unknown): value is JsonObject {

@@ -7,7 +7,7 @@ import { HeldLine } from './held-line';
 import { isBlank } from './is-blank';
 
 /** The data of the sentinel frame that ends an OpenAI-style SSE stream. */
-export const SSE_DONE = '[DONE]';
+const SSE_DONE = '[DONE]';
 const NO_FRAMES: readonly SseFrame[] = Object.freeze([]);
 
 const LF = 0x0a;

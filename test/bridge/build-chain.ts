@@ -1,21 +1,18 @@
-import { PartsBridge } from '../../lib/bridge/parts-bridge';
-import { MappingTrackingHandler } from '../../lib/tracker/mapping-tracking-handler';
-import { SafeHandler } from '../../lib/driver/safe-handler';
+import { handlerChain } from '../../lib/driver/handler-chain';
+import type { MappingTrackingHandler } from '../../lib/tracker/mapping-tracking-handler';
 import { StreamController } from '../../lib/driver/stream-controller';
 import type { ChatResponse, ChatResponseMetadata, StreamingChatResponseHandler } from '../../lib/handler/types';
 import { aiMessage, chatResponse, completeToolCall, partialResponse, partialThinking, partialToolCall, responseMetadata } from '../../lib/handler/values';
 import type { OpaquePayload } from '../../lib/parts/types';
 
 /**
- * The composition a stream driver builds — user → SafeHandler(user, controller) →
- * PartsBridge(safe) → MappingTrackingHandler(bridge), contexts `{streamingHandle: controller}` —
+ * The composition a stream driver builds (`handlerChain`: user → SafeHandler(user, controller) →
+ * PartsBridge(safe, controller.state) → MappingTrackingHandler(bridge)), contexts `{streamingHandle: controller}` —
  * with helpers that play the adapter's part, one provider event at a time.
  */
 export function buildChain(user: StreamingChatResponseHandler, signal?: AbortSignal) {
   const controller = new StreamController(signal);
-  const safe = new SafeHandler(user, controller);
-  const bridge = new PartsBridge(safe);
-  const tracker = new MappingTrackingHandler(bridge);
+  const { safe, bridge, tracker } = handlerChain(user, controller);
   const context = Object.freeze({ streamingHandle: controller });
 
   /** One provider event: reset, map, surface raw when nothing typed fired — as an adapter does. */

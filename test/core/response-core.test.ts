@@ -89,12 +89,12 @@ describe('ResponseCore', () => {
 describe('ResponseGate', () => {
   it('ends once: the first of completed / failed wins, a cancel before it wins over both', () => {
     const done = new ResponseGate();
-    expect([done.end('completed'), done.end('failed'), done.status]).to.deep.equal([true, false, 'completed']);
+    expect([done.passTerminal('completed'), done.passTerminal('failed'), done.status]).to.deep.equal([true, false, 'completed']);
     const cancelled = new ResponseGate();
     const h = handle();
     cancelled.bind(h);
     h.cancel();
-    expect([cancelled.end('completed'), cancelled.end('failed'), cancelled.status]).to.deep.equal([false, false, 'cancelled']);
+    expect([cancelled.passTerminal('completed'), cancelled.passTerminal('failed'), cancelled.status]).to.deep.equal([false, false, 'cancelled']);
   });
 
   it('takes the contexts’ handle only while none is bound', () => {

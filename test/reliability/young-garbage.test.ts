@@ -163,7 +163,7 @@ describe('Reliability: the SSE decoder’s frame lists stay young', function () 
 
 /**
  * The one-element arrays a scanner builds into every event it reads (a Chat chunk's `choices`, a
- * Gemini chunk's `candidates` and `parts`, a Responses delta's empty `logprobs`) must start young
+ * Responses delta's empty `logprobs`) must start young
  * whatever V8 learned. An array literal (or `new Array()`) has an allocation site: once its arrays
  * happen to survive minor collections together, V8 allocates all its later ones in the old
  * generation. It did so for Chat's `choices` in about one process in three, and a million-token
@@ -176,7 +176,6 @@ describe('Reliability: the SSE decoder’s frame lists stay young', function () 
  */
 const SCANNER_ARRAYS_SCRIPT = `
 const { OpenAIChatChunkReader } = require('./lib/providers/openai-chat/parse-openai-chat-chunk');
-const { GeminiChunkReader } = require('./lib/providers/gemini/parse-gemini-chunk');
 const { OpenAIResponsesEventReader } = require('./lib/providers/openai-responses/parse-openai-responses-event');
 function teach(read) {
   const kept = [];
@@ -189,14 +188,11 @@ function teach(read) {
 const chat = new OpenAIChatChunkReader();
 const chatChunk = (text) => JSON.stringify({ id: 'chatcmpl-1', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta: { content: text }, logprobs: null, finish_reason: null }] });
 chat.read(chatChunk('first'));
-const gemini = new GeminiChunkReader();
-const geminiChunk = (text) => JSON.stringify({ candidates: [{ content: { parts: [{ text }], role: 'model' }, index: 0 }], usageMetadata: { promptTokenCount: 1 }, modelVersion: 'g', responseId: 'r' });
 const responses = new OpenAIResponsesEventReader();
 const responsesEvent = (i) => JSON.stringify({ type: 'response.output_text.delta', sequence_number: i, item_id: 'msg_1', output_index: 0, content_index: 0, delta: 'token ' + i, logprobs: [] });
 const words = [];
 for (const [name, read, arrays] of [
   ['chat', (i) => chat.read(chatChunk('token ' + i)), (event) => [event.choices]],
-  ['gemini', (i) => gemini.read(geminiChunk('token ' + i)), (event) => [event.candidates, event.candidates[0].content.parts]],
   ['responses', (i) => responses.read(responsesEvent(i)), (event) => [event.logprobs]],
 ]) {
   const kept = teach(read);
@@ -209,6 +205,6 @@ process.stdout.write(words.join(' '));
 describe('Reliability: the arrays a scanner builds start young', function () {
   this.timeout(30_000);
   it('after 30 minor collections that all their arrays survived, the next event’s arrays are still allocated young', () => {
-    expect(runHeapScript(SCANNER_ARRAYS_SCRIPT, ['--allow-natives-syntax'])).to.deep.equal(['chat:true', 'gemini:true,true', 'responses:true']);
+    expect(runHeapScript(SCANNER_ARRAYS_SCRIPT, ['--allow-natives-syntax'])).to.deep.equal(['chat:true', 'responses:true']);
   });
 });

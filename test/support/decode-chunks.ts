@@ -1,4 +1,4 @@
-import { createUtf8ChunkDecoder } from '../../lib/transport/utf8-chunk-decoder';
+import { Utf8Decoder } from '../../lib/transport/utf8-chunk-decoder';
 import type { FrameDecoder } from '../../lib/wire/frame-decoder';
 
 /** Everything a frame decoder produced for one body. */
@@ -10,7 +10,7 @@ export interface DecodedBody<F> {
 
 /** Runs the chunks through a UTF-8 decoder and a fresh frame decoder, then flushes both. */
 export function decodeChunks<F>(decoder: FrameDecoder<F>, chunks: readonly (Uint8Array | string)[]): DecodedBody<F> {
-  const text = createUtf8ChunkDecoder();
+  const text = new Utf8Decoder();
   const frames: F[] = [];
   for (const chunk of chunks) frames.push(...decoder.feed(text.decode(chunk)));
   frames.push(...decoder.feed(text.end()));

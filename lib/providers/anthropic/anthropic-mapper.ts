@@ -1,7 +1,7 @@
 import type { ChatResponseMetadata } from '../../handler/types';
 import { partialResponse, partialThinking } from '../../handler/values';
 import type { OpaquePayload } from '../../parts/types';
-import { isJsonObject, nonBlankString, nonEmptyString, type JsonObject } from '../../wire/read-json';
+import { isJsonObject, nonBlankString, nonEmptyString, parseJsonObject, type JsonObject } from '../../wire/read-json';
 import { stringifyJson } from '../../wire/stringify-json';
 import type { SseFrame } from '../../wire/types';
 import { MapperOutput } from '../kit/mapper-output';
@@ -13,7 +13,6 @@ import { AnthropicMetadata } from './anthropic-metadata';
 import { AnthropicUsageTracker } from './anthropic-usage';
 import type { AnthropicContentBlock, AnthropicDelta, AnthropicMessage, AnthropicStreamEvent } from './anthropic-wire';
 import { mapAnthropicStopReason } from './map-anthropic-stop-reason';
-import { parseAnthropicEvent } from './parse-anthropic-event';
 
 /** The payload provider of Anthropic's replayable reasoning data. */
 const PROVIDER = 'anthropic';
@@ -72,7 +71,7 @@ export class AnthropicMapper implements StreamMapper<SseFrame> {
   /** Maps one SSE frame; returns true at `message_stop` and after an `error` event. */
   map(frame: SseFrame, target: MapperTarget): boolean {
     checkSseFrame(frame);
-    const event = parseAnthropicEvent(frame.data) as (AnthropicStreamEvent & JsonObject) | undefined;
+    const event = parseJsonObject(frame.data) as (AnthropicStreamEvent & JsonObject) | undefined;
     if (event === undefined) return this.out.unreadable(target, frame);
     switch (sseEventType(event, frame)) {
       case 'message_start':

@@ -1,7 +1,7 @@
 import type { ChatResponseMetadata } from '../../handler/types';
 import { partialResponse, partialThinking } from '../../handler/values';
 import type { OpaquePayload } from '../../parts/types';
-import { isJsonObject, nonBlankString, stringOrNull, type JsonObject } from '../../wire/read-json';
+import { isJsonObject, nonBlankString, parseJsonObject, stringOrNull, type JsonObject } from '../../wire/read-json';
 import type { SseFrame } from '../../wire/types';
 import { MapperOutput } from '../kit/mapper-output';
 import { checkSseFrame } from '../kit/sse-event';
@@ -13,7 +13,6 @@ import { geminiUsage } from './gemini-usage';
 import type { GeminiCandidate, GeminiChunk, GeminiFunctionCall, GeminiPart } from './gemini-wire';
 import { mapGeminiFinishReason } from './map-gemini-finish-reason';
 import { PartialArgsAssembler } from './partial-args-assembler';
-import { GeminiChunkReader } from './parse-gemini-chunk';
 
 /** Candidate fields that are mapped or carry nothing a caller could miss. */
 const KNOWN_CANDIDATE_FIELDS: ReadonlySet<string> = new Set(['content', 'finishReason', 'finishMessage', 'index', 'safetyRatings', 'tokenCount', 'avgLogprobs']);
@@ -75,19 +74,16 @@ function firstCandidate(candidates: unknown): GeminiCandidate | null {
 export class GeminiMapper implements StreamMapper<SseFrame> {
   readonly framing = 'sse';
   private readonly out = new MapperOutput();
-  private readonly chunks = new GeminiChunkReader();
   private readonly calls = new ToolCallAccumulator<number>();
   private streaming: StreamingCall | null = null;
   private readonly metadata = new GeminiMetadata();
   private finishReason: string | null = null;
   private blocked = false;
-  /** The usageMetadata object read last: a chunk reader hands the same one while it repeats. */
-  private usageRead: unknown = undefined;
 
   /** Maps one SSE frame; returns true only after an error chunk (finish reasons may repeat). */
   map(frame: SseFrame, target: MapperTarget): boolean {
     checkSseFrame(frame);
-    const chunk = this.chunks.read(frame.data) as GeminiChunk | undefined;
+    const chunk = parseJsonObject(frame.data) as GeminiChunk | undefined;
     if (chunk === undefined) return this.out.unreadable(target, frame);
     if (chunk.error !== undefined && chunk.error !== null) {
       this.out.fail(target, chunk, frame.data);
@@ -96,11 +92,7 @@ export class GeminiMapper implements StreamMapper<SseFrame> {
     this.out.noteId(chunk.responseId);
     this.out.noteModel(chunk.modelVersion);
     this.metadata.noteChunk(chunk as JsonObject);
-    // Noting the object noted just before changes nothing: it is read once while it repeats.
-    if (chunk.usageMetadata !== this.usageRead && isJsonObject(chunk.usageMetadata)) {
-      this.usageRead = chunk.usageMetadata;
-      this.out.noteUsage(geminiUsage(chunk.usageMetadata), chunk.usageMetadata);
-    }
+    if (isJsonObject(chunk.usageMetadata)) this.out.noteUsage(geminiUsage(chunk.usageMetadata), chunk.usageMetadata);
     if (isJsonObject(chunk.promptFeedback) && stringOrNull(chunk.promptFeedback.blockReason) !== null) this.blocked = true;
     const candidate = firstCandidate(chunk.candidates);
     if (candidate === null) return false;

@@ -1,5 +1,5 @@
 import { describeValue } from '../../parts/describe-value';
-import { parseJsonObject, type JsonObject } from '../../wire/read-json';
+import type { JsonObject } from '../../wire/read-json';
 import type { SseFrame } from '../../wire/types';
 
 /**
@@ -10,16 +10,6 @@ export function checkSseFrame(frame: SseFrame): void {
   if (typeof frame !== 'object' || frame === null || typeof frame.data !== 'string') {
     throw new TypeError(`Expected an SSE frame {event, data} with string data, got ${describeValue(frame)}`);
   }
-}
-
-/**
- * The event an SSE frame carries: its data parsed as a JSON object, or undefined when the data is
- * not a JSON object. Throws a `TypeError` unless `frame` is an `SseFrame` (`checkSseFrame`). (A
- * format that reads its hot events faster checks the frame and calls its own parser.)
- */
-export function readSseEvent(frame: SseFrame): JsonObject | undefined {
-  checkSseFrame(frame);
-  return parseJsonObject(frame.data);
 }
 
 /** The name of an SSE event: its JSON `type` when it has one (Anthropic, Responses), else the frame's `event:` line. */

@@ -1,5 +1,5 @@
 import { detached } from '../../wire/detached-slice';
-import { plain, unescapeJsonString } from '../kit/plain-json';
+import { holds, jsonStringBody, plain } from '../kit/plain-json';
 
 // Ollama serializes its per-token lines compactly and in a fixed key order:
 //   {"model":"qwen3","created_at":"2025-…Z","message":{"role":"assistant","content":"Hi"},"done":false}
@@ -50,16 +50,6 @@ export function parseOllamaLine(text: string): unknown {
 }
 
 /**
- * True when `text` holds `part` at `at`. V8's substring search compares the long fixed parts of a
- * line several times faster than `startsWith`'s character loop, and makes no slice to compare. On
- * a miss it searches on to the end of the line: a few passes over the line at most, as JSON.parse
- * makes one.
- */
-function holds(text: string, part: string, at: number): boolean {
-  return at >= 0 && text.indexOf(part, at) === at;
-}
-
-/**
  * Where the string body starting at `start` ends (the index of its closing quote) when it is taken
  * as it is; -1 when a backslash (an escape) or a raw control character comes first, or no quote.
  */
@@ -84,24 +74,9 @@ function readTokenLine(text: string): object | null {
   if (thinking) start += THINKING_OPENING.length;
   const end = text.length - SUFFIX.length;
   if (end < start) return null;
-  const body = stringBody(text, start, end);
+  const body = jsonStringBody(text.slice(start, end));
   if (body === null) return null;
   const model = detached(text.slice(MODEL_OPENING.length, modelEnd));
   const createdAt = detached(text.slice(createdStart, createdEnd));
   return new Line(model, createdAt, thinking ? new ThinkingMessage(body) : new TextMessage(body));
-}
-
-/**
- * The string body from `start` to `end` (between its quotes) as JSON.parse reads it; null when the
- * line needs JSON.parse. A body with a quote, a backslash or a control character is read as one
- * JSON string literal: it is one exactly when every quote in it is escaped and it has no raw
- * control character, and the line then is the compact form.
- */
-function stringBody(text: string, start: number, end: number): string | null {
-  // One scan for the common case, a body taken as it is; the rest is rare.
-  for (let i = start; i < end; i++) {
-    const code = text.charCodeAt(i);
-    if (code === QUOTE || code === BACKSLASH || code < FIRST_PRINTABLE) return unescapeJsonString(text.slice(start, end));
-  }
-  return detached(text.slice(start, end));
 }

@@ -1,5 +1,6 @@
 import { isJsonObject, parseJsonObject, type JsonObject } from '../../wire/read-json';
-import { plain } from '../kit/plain-json';
+import { holds, isPlainBody, jsonStringBody, plain } from '../kit/plain-json';
+import { detached } from '../../wire/detached-slice';
 import { arrayOf } from '../../wire/fresh-array';
 import { stringifyJson } from '../../wire/stringify-json';
 
@@ -13,7 +14,7 @@ import { stringifyJson } from '../../wire/stringify-json';
 // chunk with the new delta. Everything else goes through JSON.parse.
 //
 // Delta objects are built with `new` on plain-prototype constructors, never as object literals,
-// and the one-element arrays with `arrayOf`: see parse-anthropic-event.ts on V8's allocation-site
+// and the one-element arrays with `arrayOf`: see kit/plain-json.ts on V8's allocation-site
 // pretenuring of literals. (An array literal here was pretenured in about one process in three:
 // every chunk's `choices` was then born old, and a million-token stream left 130 MB of them to
 // the next major collection.)
@@ -65,17 +66,6 @@ const FORMS: readonly DeltaForm[] = [
   { opening: '{"reasoning":"', closing: '"}', build: (value) => new Reasoning(value) },
 ];
 const TOOL_CALL_CLOSING = '"}}]}';
-
-/** A string body that is not taken as it is: a backslash (escapes), a quote or a control character. */
-// eslint-disable-next-line no-control-regex -- a raw control character is invalid JSON: it sends the text to JSON.parse
-const NOT_PLAIN = /["\\\u0000-\u001f]/;
-
-/** Of those, what needs the whole chunk through JSON.parse: a quote, or a control character (invalid raw). */
-// eslint-disable-next-line no-control-regex -- a raw control character is invalid JSON: it sends the text to JSON.parse
-const NOT_ESCAPED_ONLY = /["\u0000-\u001f]/;
-
-/** From this length on, a V8 slice is a view that keeps the whole string it was cut from alive. */
-const VIEW_MIN_LENGTH = 13;
 
 /** Largest number of index digits read directly. */
 const MAX_INDEX_DIGITS = 9;
@@ -164,8 +154,8 @@ function learn(chunk: JsonObject, data: string): Envelope | null {
     // Spread defines own keys (a `__proto__` key stays one); every field but choices / delta is a primitive.
     chunk: { ...chunk },
     choice: { ...choice },
-    before: copied(data.slice(0, at + 8)),
-    after: copied(data.slice(at + 8 + deltaText.length, afterEnd)),
+    before: detached(data.slice(0, at + 8)),
+    after: detached(data.slice(at + 8 + deltaText.length, afterEnd)),
     obfuscated,
   };
 }
@@ -182,7 +172,7 @@ function readChunk(envelope: Envelope, data: string): JsonObject | null {
     if (valueStart <= envelope.before.length) return null;
     end = valueStart - 1;
     const value = data.slice(valueStart, valueEnd);
-    if (NOT_PLAIN.test(value)) return null;
+    if (!isPlainBody(value)) return null;
     obfuscation = detached(value);
   }
   const start = envelope.before.length;
@@ -222,33 +212,7 @@ function readToolCallDelta(data: string, digitsStart: number, end: number): Json
   return value === null ? null : new ToolCalls(new ToolCall(index, new ArgumentsOnly(value)));
 }
 
-/** The value of the JSON string body from `start` to `end` (quotes excluded), or null when it is not a valid one without quotes. */
+/** The value of the JSON string body from `start` to `end` (quotes excluded), or null when it is not a valid one. */
 function stringBody(data: string, start: number, end: number): string | null {
-  if (end < start) return null;
-  const raw = data.slice(start, end);
-  if (!NOT_PLAIN.test(raw)) return detached(raw);
-  if (NOT_ESCAPED_ONLY.test(raw)) return null;
-  try {
-    return JSON.parse(`"${raw}"`) as string;
-  } catch {
-    return null;
-  }
-}
-
-/** The string as one of its own, so that a value kept does not keep the chunk text it was cut from. */
-function detached(raw: string): string {
-  return raw.length < VIEW_MIN_LENGTH ? raw : copied(raw);
-}
-
-/**
- * True when `data` holds `text` at `at` (≥ 0). For the envelope's long texts: comparing a slice
- * is a memory comparison, several times faster than startsWith's character loop.
- */
-function holds(data: string, text: string, at: number): boolean {
-  return data.slice(at, at + text.length) === text;
-}
-
-/** A flat copy of `text` (slicing a concatenation makes V8 flatten it into a new string). */
-function copied(text: string): string {
-  return ` ${text}`.slice(1);
+  return end < start ? null : jsonStringBody(data.slice(start, end));
 }

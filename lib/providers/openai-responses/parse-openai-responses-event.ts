@@ -1,5 +1,5 @@
 import { parseJsonObject, type JsonObject } from '../../wire/read-json';
-import { plain, unescapeJsonString } from '../kit/plain-json';
+import { jsonStringBody, plain } from '../kit/plain-json';
 import { detached } from '../../wire/detached-slice';
 import { freshArray } from '../../wire/fresh-array';
 
@@ -88,7 +88,7 @@ export class OpenAIResponsesEventReader {
     const match = COMPACT_DELTA.exec(data);
     if (match === null) return null;
     const [, kind, sequence, itemId, outputIndex, indexKey, index, rawDelta, logprobs, obfuscation] = match;
-    const delta = rawDelta.includes('\\') ? unescapeJsonString(rawDelta) : detached(rawDelta);
+    const delta = jsonStringBody(rawDelta);
     if (delta === null) return null;
     const seq = sequence === undefined ? -1 : Number(sequence);
     const id = this.sameItemId(itemId);

@@ -8,35 +8,8 @@ export const PARTSTREAM_WIRE_VERSION = 1;
 /** The response header that names the format and its version. */
 export const PARTSTREAM_WIRE_HEADER = 'x-partstream-wire';
 
-/** The event types of v1 that change what a viewer holds; any other type surfaces raw. */
-export type PartstreamEventType =
-  | 'start'
-  | 'meta'
-  | 'delta'
-  | 'tool-delta'
-  | 'tool-call'
-  | 'block'
-  | 'raw'
-  | 'complete'
-  | 'error'
-  | 'cancelled';
-
-/** The terminal event types: exactly one ends a response's log. */
-export const TERMINAL_EVENTS: ReadonlySet<string> = new Set(['complete', 'error', 'cancelled']);
-
-/** Who wrote an `error` event: the producer itself, or a viewer that found it gone. */
-export type ErrorAuthor = 'producer' | 'reaper';
-
-/** What a `cancelled` event says of the stop (`providerMetadata.partstream.stop` on the viewer's response). */
-export interface StopRecord {
-  readonly by: string;
-  readonly reason: string | null;
-  /** ISO 8601 time of the stop. */
-  readonly at: string;
-}
-
 /** The largest sequence a cursor or an `id:` may name (2⁵³−1). */
-export const MAX_SEQUENCE = Number.MAX_SAFE_INTEGER;
+const MAX_SEQUENCE = Number.MAX_SAFE_INTEGER;
 
 /** A sequence from its decimal text: ASCII digits only, at most 2⁵³−1; null otherwise. */
 export function parseSequence(text: string | null | undefined): number | null {
