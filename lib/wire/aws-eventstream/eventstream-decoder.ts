@@ -1,5 +1,5 @@
 import { StreamError } from '../../handler/stream-error';
-import { crc32 } from './crc32';
+import { crc32, viewOf } from './crc32';
 import { KeptHeaders } from './eventstream-headers';
 import { PRELUDE_BYTES, preludeProblem, readUint32 } from './eventstream-prelude';
 
@@ -110,7 +110,10 @@ class AwsEventStreamDecoder implements EventStreamDecoder {
   private gatherEnd = 0;
   // The unfinished message's total length once its prelude was read, else -1.
   private expected = -1;
+  // The CRC of its prelude's first eight bytes, once read.
+  private preludeCrc = 0;
   private readonly scratch = new Uint8Array(PRELUDE_BYTES);
+  private readonly scratchView = viewOf(this.scratch);
   private readonly headers = new KeptHeaders();
 
   constructor(private readonly maxFrameBytes: number) {}
@@ -125,21 +128,23 @@ class AwsEventStreamDecoder implements EventStreamDecoder {
         const missing = PRELUDE_BYTES - this.held;
         if (chunk.length < missing) return this.hold(chunk, 0);
         this.gatherPrelude(chunk);
-        if (!this.checkPrelude(this.scratch, 0)) return NO_FRAMES;
+        if (!this.checkPrelude(this.scratch, this.scratchView, 0)) return NO_FRAMES;
       }
       const missing = this.expected - this.held;
       if (chunk.length < missing) return this.hold(chunk, 0);
-      const frame = this.decode(this.join(chunk, missing), 0);
+      const whole = this.join(chunk, missing);
+      const frame = this.decode(whole, viewOf(whole), 0);
       if (frame === null) return NO_FRAMES;
       (out = EMPTY.slice()).push(frame);
       at = missing;
     }
     // Then every message that lies whole in the chunk, read in place.
-    while (chunk.length - at >= PRELUDE_BYTES) {
-      if (!this.checkPrelude(chunk, at)) return out ?? NO_FRAMES;
+    const view = chunk.length - at >= PRELUDE_BYTES ? viewOf(chunk) : null;
+    while (view !== null && chunk.length - at >= PRELUDE_BYTES) {
+      if (!this.checkPrelude(chunk, view, at)) return out ?? NO_FRAMES;
       const total = this.expected;
       if (chunk.length - at < total) break;
-      const frame = this.decode(chunk, at);
+      const frame = this.decode(chunk, view, at);
       if (frame === null) return out ?? NO_FRAMES;
       (out ??= EMPTY.slice()).push(frame);
       at += total;
@@ -155,8 +160,9 @@ class AwsEventStreamDecoder implements EventStreamDecoder {
   }
 
   /** Checks the prelude at `bytes[at, at + 12)` and sets `expected`; false (with `failure` set) when it is not sound. */
-  private checkPrelude(bytes: Uint8Array, at: number): boolean {
-    const problem = preludeProblem(bytes, at);
+  private checkPrelude(bytes: Uint8Array, view: DataView, at: number): boolean {
+    const preludeCrc = crc32(bytes, at, at + 8, 0, view);
+    const problem = preludeProblem(bytes, at, preludeCrc);
     if (problem !== null) return this.fail(problem);
     const total = readUint32(bytes, at);
     if (total > this.maxFrameBytes) {
@@ -169,21 +175,23 @@ class AwsEventStreamDecoder implements EventStreamDecoder {
       return false;
     }
     this.expected = total;
+    this.preludeCrc = preludeCrc;
     return true;
   }
 
   /** The message at `bytes[at, at + expected)` (its prelude checked) as a frame; null (with `failure` set) when it is not sound. */
-  private decode(bytes: Uint8Array, at: number): Frame | null {
+  private decode(bytes: Uint8Array, view: DataView, at: number): Frame | null {
     const end = at + this.expected;
     const sent = readUint32(bytes, end - 4);
-    const computed = crc32(bytes, at, end - 4);
+    // The message CRC goes on from the prelude's first eight bytes, already read.
+    const computed = crc32(bytes, at + 8, end - 4, this.preludeCrc, view);
     if (sent !== computed) {
       this.fail(`An event-stream message's checksum does not match its bytes (CRC32 0x${hex(computed)} computed, 0x${hex(sent)} sent)`);
       return null;
     }
     const headersEnd = at + PRELUDE_BYTES + readUint32(bytes, at + 4);
     const headers = this.headers;
-    const problem = headers.read(bytes, at + PRELUDE_BYTES, headersEnd);
+    const problem = headers.read(bytes, view, at + PRELUDE_BYTES, headersEnd);
     if (problem !== null) {
       this.fail(problem);
       return null;

@@ -16,6 +16,9 @@ const EXCEPTION_TYPE = 3;
 const ERROR_CODE = 4;
 const ERROR_MESSAGE = 5;
 
+/** Headers up to this many bytes are remembered, to be recognised when the next message repeats them. */
+const REPEAT_BYTES = 256;
+
 /** The string headers of one message that a frame reports (null when absent or not a string). */
 export class KeptHeaders {
   messageType: string | null = null;
@@ -26,12 +29,27 @@ export class KeptHeaders {
   // The value last decoded for each slot: a header repeats from message to message, and comparing
   // its bytes with it is cheaper than decoding them again.
   private readonly previous: (string | null)[] = [null, null, null, null, null, null];
+  // The bytes of the last headers read (when sound and at most REPEAT_BYTES long): a stream's
+  // messages mostly repeat their headers byte for byte, and comparing them is cheaper than reading them.
+  private readonly last = new Uint8Array(REPEAT_BYTES);
+  private readonly lastView = new DataView(this.last.buffer);
+  private lastLength = -1;
 
   /**
-   * Reads the headers at `bytes[start, end)` into the fields; returns what is wrong with them (a
-   * header running past `end`, an unknown value type), or null.
+   * Reads the headers at `bytes[start, end)` into the fields (`view` is a DataView over exactly
+   * `bytes`); returns what is wrong with them (a header running past `end`, an unknown value
+   * type), or null.
    */
-  read(bytes: Uint8Array, start: number, end: number): string | null {
+  read(bytes: Uint8Array, view: DataView, start: number, end: number): string | null {
+    const length = end - start;
+    if (length === this.lastLength && sameBytes(view, start, this.lastView, length)) return null;
+    const problem = this.parse(bytes, start, end);
+    this.lastLength = problem === null && length <= REPEAT_BYTES ? length : -1;
+    if (this.lastLength >= 0) this.last.set(bytes.subarray(start, end));
+    return problem;
+  }
+
+  private parse(bytes: Uint8Array, start: number, end: number): string | null {
     this.messageType = this.eventType = this.exceptionType = this.errorCode = this.errorMessage = null;
     let at = start;
     for (let index = 0; at < end; index++) {
@@ -107,6 +125,14 @@ export class KeptHeaders {
     this.previous[slot] = value;
     return value;
   }
+}
+
+/** True when the `length` bytes of `view` from `start` equal the first `length` of `last` (compared a word at a time). */
+function sameBytes(view: DataView, start: number, last: DataView, length: number): boolean {
+  let i = 0;
+  for (; i + 4 <= length; i += 4) if (view.getInt32(start + i) !== last.getInt32(i)) return false;
+  for (; i < length; i++) if (view.getUint8(start + i) !== last.getUint8(i)) return false;
+  return true;
 }
 
 function runsPast(index: number): string {

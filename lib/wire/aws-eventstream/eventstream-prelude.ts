@@ -20,13 +20,13 @@ function hex(value: number): string {
 }
 
 /**
- * What is wrong with the prelude at `bytes[at, at + 12)`, checked in this order: its CRC, then a
- * total length too short for the framing, then headers longer than the total leaves room for;
- * null when it is sound. The caller checked the twelve bytes are there.
+ * What is wrong with the prelude at `bytes[at, at + 12)`, checked in this order: its CRC (`computed`
+ * is `crc32` of its first eight bytes), then a total length too short for the framing, then headers
+ * longer than the total leaves room for; null when it is sound. The caller checked the twelve
+ * bytes are there.
  */
-export function preludeProblem(bytes: Uint8Array, at: number): string | null {
+export function preludeProblem(bytes: Uint8Array, at: number, computed: number): string | null {
   const sent = readUint32(bytes, at + 8);
-  const computed = crc32(bytes, at, at + 8);
   if (sent !== computed) {
     return `An event-stream message's prelude checksum does not match its bytes (CRC32 ${hex(computed)} computed, ${hex(sent)} sent)`;
   }
@@ -48,7 +48,7 @@ export function preludeProblem(bytes: Uint8Array, at: number): string | null {
  * ('need-more'). Reads at most the first 12 bytes; `bytes` may be any prefix of the body.
  */
 export function eventStreamPreludeVerdict(bytes: Uint8Array): 'eventstream' | 'not' | 'need-more' {
-  if (bytes.length >= PRELUDE_BYTES) return preludeProblem(bytes, 0) === null ? 'eventstream' : 'not';
+  if (bytes.length >= PRELUDE_BYTES) return preludeProblem(bytes, 0, crc32(bytes, 0, 8)) === null ? 'eventstream' : 'not';
   // Decided early when the lengths alone already rule a message out.
   if (bytes.length >= 4 && readUint32(bytes, 0) < FRAMING_BYTES) return 'not';
   if (bytes.length >= 8 && readUint32(bytes, 4) > readUint32(bytes, 0) - FRAMING_BYTES) return 'not';
