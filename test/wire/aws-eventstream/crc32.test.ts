@@ -18,6 +18,13 @@ describe('crc32', () => {
     expect(crc32(new Uint8Array([0xff, 0xff, 0xff, 0xff]))).to.equal(0xffffffff);
   });
 
+  it('reads a view into a larger buffer (at an odd offset) as its own bytes', () => {
+    const backing = ascii('#xx123456789yy');
+    const view = backing.subarray(1);
+    expect(crc32(view, 2, 11)).to.equal(0xcbf43926);
+    expect(crc32(ascii('0123456789abcdefghij').subarray(3, 19))).to.equal(zlibCrc32(ascii('3456789abcdefghi')));
+  });
+
   it('continues an earlier CRC', () => {
     const bytes = ascii('123456789');
     expect(crc32(bytes, 4, 9, crc32(bytes, 0, 4))).to.equal(0xcbf43926);

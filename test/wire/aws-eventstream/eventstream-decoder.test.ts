@@ -181,6 +181,22 @@ describe('createEventStreamDecoder', () => {
       expect(decodeChunks([bytes]).frames.map((frame) => frame.eventType)).to.deep.equal(['é', '\ufffd']);
     });
 
+    it('reads headers that differ from the previous message\'s in any one byte, and repeats those that do not', () => {
+      // Headers of the same length as the last ones are compared with them: a change in any byte
+      // (each position of the event type, within a word or in the last bytes) must be read.
+      const base = 'contentBlockDelta';
+      const types = [base, base];
+      for (let i = 0; i < base.length; i++) types.push(`${base.slice(0, i)}${base[i] === 'x' ? 'y' : 'x'}${base.slice(i + 1)}`, base);
+      // The event type first (in the first words) and last (in the bytes after the last whole word).
+      const last = (type: string): Message => ({ headers: { ':message-type': { type: 'string', value: 'event' }, ':event-type': { type: 'string', value: type } }, body: utf8('{}') });
+      const encoded = AWS_CODEC.encode(last(base));
+      expect(new DataView(encoded.buffer, encoded.byteOffset).getUint32(4) % 4, 'headers that end within a word').to.not.equal(0);
+      const bytes = awsEncode([...types.map((type) => event(type, {})), ...types.map(last)]);
+      types.push(...types);
+      expect(decodeChunks([bytes]).frames.map((frame) => frame.eventType)).to.deep.equal(types);
+      expect(decodeChunks(oneByteAtATime(bytes)).frames.map((frame) => frame.eventType)).to.deep.equal(types);
+    });
+
     it('lets the last of repeated headers count, as the AWS codec does (a later one that is not a string unsets it)', () => {
       const name = concat([new Uint8Array([11]), utf8(':event-type')]);
       const text = (value: string): Uint8Array => concat([name, new Uint8Array([7, 0, value.length]), utf8(value)]);
