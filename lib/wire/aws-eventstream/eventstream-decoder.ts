@@ -156,6 +156,7 @@ class AwsEventStreamDecoder implements EventStreamDecoder {
   flush(): EventStreamDecoderEnd {
     const truncatedFrame = this.failure === null && this.held > 0;
     this.release();
+    this.expected = -1;
     return { frames: NO_FRAMES, truncatedFrame };
   }
 
