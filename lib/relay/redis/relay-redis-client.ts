@@ -17,9 +17,9 @@ export interface RelayStreamRead {
 /** Options of `RelayRedisClient.xAdd`. */
 export interface RelayXAddOptions {
   /** `NOMKSTREAM`: add nothing (and answer null) when the stream does not exist. */
-  readonly noMkStream?: boolean;
+  readonly noMkStream?: boolean | undefined;
   /** `MAXLEN ~ n`: let Redis trim the stream's head to about `n` entries. */
-  readonly approxMaxLen?: number;
+  readonly approxMaxLen?: number | undefined;
 }
 
 /**
