@@ -97,6 +97,8 @@ const EMPTY: readonly EventStreamFrame[] = [];
 /** Pieces smaller than this are gathered into one buffer of GATHER_BYTES, so a trickle of tiny pieces is not one object per byte. */
 const SMALL_PIECE = 256;
 const GATHER_BYTES = 4096;
+/** Messages up to this size are joined into one array, reused from message to message. */
+const REUSE_BYTES = 64 * 1024;
 
 /** `createEventStreamDecoder`'s decoder: a class, so a stream's decoder is one object of a shared shape. */
 class AwsEventStreamDecoder implements EventStreamDecoder {
@@ -108,6 +110,12 @@ class AwsEventStreamDecoder implements EventStreamDecoder {
   // The buffer small pieces are gathered into (the last of `pieces` is a view of its first `gatherEnd` bytes).
   private gather: Uint8Array | null = null;
   private gatherEnd = 0;
+  // A gathering buffer no piece refers to, for the next small pieces.
+  private spare: Uint8Array | null = null;
+  // The array small messages are joined into and its view; the view of the last joined message.
+  private joined: Uint8Array | null = null;
+  private reusedView: DataView | null = null;
+  private joinedView: DataView | null = null;
   // The unfinished message's total length once its prelude was read, else -1.
   private expected = -1;
   // The CRC of its prelude's first eight bytes, once read.
@@ -132,8 +140,7 @@ class AwsEventStreamDecoder implements EventStreamDecoder {
       }
       const missing = this.expected - this.held;
       if (chunk.length < missing) return this.hold(chunk, 0);
-      const whole = this.join(chunk, missing);
-      const frame = this.decode(whole, viewOf(whole), 0);
+      const frame = this.decode(this.join(chunk, missing), this.joinedView as DataView, 0);
       if (frame === null) return NO_FRAMES;
       (out = EMPTY.slice()).push(frame);
       at = missing;
@@ -237,9 +244,24 @@ class AwsEventStreamDecoder implements EventStreamDecoder {
     this.scratch.set(chunk.subarray(0, PRELUDE_BYTES - filled), filled);
   }
 
-  /** The unfinished message, completed by `chunk[0, missing)`, as one new array; the pieces are let go. */
+  /**
+   * The unfinished message, completed by `chunk[0, missing)`, in one array from its start (longer
+   * than the message when reused; `joinedView` is its view); the pieces are let go. A message up to
+   * REUSE_BYTES is joined into the array of the last such one when it fits: no frame keeps a view
+   * of the bytes it was read from, and most messages of a stream are about the same size.
+   */
   private join(chunk: Uint8Array, missing: number): Uint8Array {
-    const whole = new Uint8Array(this.expected);
+    let whole = this.joined;
+    if (whole !== null && whole.length >= this.expected) {
+      this.joinedView = this.reusedView;
+    } else {
+      whole = new Uint8Array(this.expected);
+      this.joinedView = viewOf(whole);
+      if (this.expected <= REUSE_BYTES) {
+        this.joined = whole;
+        this.reusedView = this.joinedView;
+      }
+    }
     let filled = 0;
     for (const piece of this.pieces) {
       whole.set(piece, filled);
@@ -271,6 +293,7 @@ class AwsEventStreamDecoder implements EventStreamDecoder {
   private sealGather(): void {
     if (this.gather === null) return;
     this.pieces[this.pieces.length - 1] = this.gather.slice(0, this.gatherEnd);
+    this.spare = this.gather;
     this.gather = null;
   }
 
@@ -279,7 +302,8 @@ class AwsEventStreamDecoder implements EventStreamDecoder {
     let gather = this.gather;
     if (gather === null || this.gatherEnd + length > gather.length) {
       // A full buffer stays as it is (its view is the last piece); the next small pieces go to a new one.
-      gather = this.gather = new Uint8Array(GATHER_BYTES);
+      gather = this.gather = this.spare ?? new Uint8Array(GATHER_BYTES);
+      this.spare = null;
       this.gatherEnd = 0;
       this.pieces.push(gather.subarray(0, 0));
     }
@@ -291,6 +315,8 @@ class AwsEventStreamDecoder implements EventStreamDecoder {
   private release(): void {
     this.pieces = [];
     this.held = 0;
+    // No piece refers to the gathering buffer any more: the next small pieces may reuse it.
+    if (this.gather !== null) this.spare = this.gather;
     this.gather = null;
   }
 }
