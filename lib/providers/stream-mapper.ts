@@ -64,8 +64,8 @@ export interface MapperTarget {
  * `E` is `SseFrame` for SSE formats and the parsed JSON value of a line for NDJSON.
  */
 export interface StreamMapper<E> {
-  /** How this mapper's events are framed: `sse` (E is `SseFrame`) or `ndjson` (E is a line's parsed JSON). */
-  readonly framing: 'sse' | 'ndjson';
+  /** How this mapper's events are framed: `sse` (E is `SseFrame`), `ndjson` (E is a line's parsed JSON) or `aws-eventstream` (E is an `EventStreamFrame`). */
+  readonly framing: 'sse' | 'ndjson' | 'aws-eventstream';
   /**
    * Map one event, synchronously. Returns true once the format's terminal event was seen (the
    * driver stops reading), else false; a mapper written in JavaScript that returns nothing
