@@ -159,15 +159,27 @@ function merge(start: JsonObject | null, deltas: readonly unknown[]): unknown {
   const whole: Record<string, unknown> = { ...start };
   const strings = new Map<string, string[]>();
   const lists = new Map<string, unknown[]>();
+  const own = (key: string): unknown => (Object.prototype.hasOwnProperty.call(whole, key) ? whole[key] : undefined);
+  // A key first seen in a delta takes its place in the object then (filled in at the end), so keys keep the order they came in.
   const appendString = (key: string, piece: string): void => {
     const pieces = strings.get(key);
-    if (pieces === undefined) strings.set(key, [typeof whole[key] === 'string' && Object.prototype.hasOwnProperty.call(whole, key) ? (whole[key] as string) : '', piece]);
-    else pieces.push(piece);
+    if (pieces !== undefined) {
+      pieces.push(piece);
+      return;
+    }
+    const before = own(key);
+    strings.set(key, [typeof before === 'string' ? before : '', piece]);
+    if (before === undefined) defineOwn(whole, key, null);
   };
   const appendList = (key: string, items: readonly unknown[]): void => {
     const list = lists.get(key);
-    if (list === undefined) lists.set(key, [...(Object.prototype.hasOwnProperty.call(whole, key) && Array.isArray(whole[key]) ? (whole[key] as unknown[]) : []), ...items]);
-    else for (const item of items) list.push(item);
+    if (list !== undefined) {
+      for (const item of items) list.push(item);
+      return;
+    }
+    const before = own(key);
+    lists.set(key, [...(Array.isArray(before) ? (before as unknown[]) : []), ...items]);
+    if (before === undefined) defineOwn(whole, key, null);
   };
   for (const delta of deltas) {
     if (typeof delta === 'string') appendString('text', delta);

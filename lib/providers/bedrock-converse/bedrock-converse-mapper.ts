@@ -17,9 +17,9 @@ function payload(kind: 'signature' | 'redacted_content', data: string): OpaquePa
   return Object.freeze({ provider: BEDROCK_PROVIDER, kind, data });
 }
 
-/** A `contentBlockIndex`: an integer ≥ 0 (only a key: nothing is sized by it), else null. */
+/** A `contentBlockIndex`: a safe integer ≥ 0 (only a key: nothing is sized by it), else null. */
 function blockIndex(value: unknown): number | null {
-  return typeof value === 'number' && Number.isInteger(value) && value >= 0 ? value : null;
+  return Number.isSafeInteger(value) && (value as number) >= 0 ? (value as number) : null;
 }
 
 /**
