@@ -203,7 +203,19 @@ describe('BedrockConverseMapper', () => {
       ]);
     });
 
-    it('a block index as large as a number can be allocates nothing by it', () => {
+    it('__proto__ as a field that several deltas append to stays a plain own key', () => {
+      const piece = (value: string): EventStreamFrame => ({
+        messageType: 'event',
+        eventType: 'contentBlockDelta',
+        exceptionType: null,
+        errorMessage: null,
+        payload: { ok: true, value: JSON.parse(`{"contentBlockIndex":0,"delta":{"futureKind":{"__proto__":"${value}","list":["${value}"]}}}`) as unknown },
+      });
+      const result = runBedrock([piece('a'), piece('b'), ...framesOf([blockStop(0), stop('end_turn')])]);
+      expect(result.parts).to.deep.equal([unknownJson('futureKind', '{"futureKind":{"__proto__":"ab","list":["b"]}}')]);
+    });
+
+    it('a block index as large as a safe integer can be allocates nothing by it', () => {
       const result = run([start, text(2 ** 31, 'big'), blockStop(2 ** 31), stop('end_turn')]);
       expect(result.parts).to.deep.equal([textJson('big')]);
     });
