@@ -3,8 +3,8 @@ import { BedrockConverseMapper } from '../../../lib/providers/bedrock-converse/b
 import type { EventStreamFrame } from '../../../lib/providers/bedrock-converse/event-stream-frame';
 import type { MapperTarget } from '../../../lib/providers/stream-mapper';
 import { decodeBedrockBody, encodeBedrockStream, type WireMessage } from './bedrock-event-stream';
-import { runBedrock, type BedrockRun } from './bedrock-harness';
-import { blockStart, blockStop, delta, input, metadata, start, stop, text, textJson, toolJson, TRANSCRIPTS, unknownJson, type BedrockExpected } from './bedrock-transcripts';
+import { expectResult, runBedrock, type BedrockRun } from './bedrock-harness';
+import { blockStart, blockStop, delta, input, metadata, start, stop, text, textJson, toolJson, TRANSCRIPTS, unknownJson } from './bedrock-transcripts';
 
 /** The frames of `messages`, through binary and back with the AWS codec. */
 function framesOf(messages: readonly WireMessage[]): EventStreamFrame[] {
@@ -15,26 +15,6 @@ function framesOf(messages: readonly WireMessage[]): EventStreamFrame[] {
 
 function run(messages: readonly WireMessage[]): BedrockRun {
   return runBedrock(framesOf(messages));
-}
-
-/** Checks a run against a transcript's expectations (each field given is compared). */
-export function expectResult(result: BedrockRun, expected: BedrockExpected): void {
-  expect(result.parts).to.deep.equal(expected.parts);
-  if (expected.error !== undefined) {
-    expect(result.response).to.equal(null);
-    expect(result.error).to.not.equal(null);
-    expect({ kind: result.error?.kind, code: result.error?.code, message: result.error?.message }).to.deep.equal(expected.error);
-    return;
-  }
-  expect(result.error).to.equal(null);
-  const response = result.response;
-  if (response === null) throw new Error('Expected a complete response');
-  if (expected.text !== undefined) expect(response.aiMessage.text).to.equal(expected.text);
-  if (expected.thinking !== undefined) expect(response.aiMessage.thinking).to.equal(expected.thinking);
-  if (expected.finishReason !== undefined) expect(response.metadata.finishReason).to.equal(expected.finishReason);
-  if (expected.providerFinishReason !== undefined) expect(response.metadata.providerFinishReason).to.equal(expected.providerFinishReason);
-  if (expected.tokenUsage !== undefined) expect(response.metadata.tokenUsage).to.deep.equal(expected.tokenUsage);
-  if (expected.providerMetadata !== undefined) expect(response.metadata.providerMetadata).to.deep.equal(expected.providerMetadata);
 }
 
 function rawFrames(result: BedrockRun): EventStreamFrame[] {

@@ -1,3 +1,4 @@
+import { expect } from 'chai';
 import { PartsBridge } from '../../../lib/bridge/parts-bridge';
 import { StreamError } from '../../../lib/handler/stream-error';
 import type { ChatResponse, StreamingHandle } from '../../../lib/handler/types';
@@ -6,6 +7,7 @@ import { BedrockConverseMapper } from '../../../lib/providers/bedrock-converse/b
 import type { EventStreamFrame } from '../../../lib/providers/bedrock-converse/event-stream-frame';
 import type { MapperTarget } from '../../../lib/providers/stream-mapper';
 import { MappingTrackingHandler } from '../../../lib/tracker/mapping-tracking-handler';
+import type { BedrockExpected } from './bedrock-transcripts';
 
 /** One callback the user's handler got, in a form deep equality compares. */
 export type BedrockStep =
@@ -89,3 +91,24 @@ export function runBedrock(frames: readonly EventStreamFrame[], truncatedFrame =
   const parts = (final ?? bridge.partialResponse()).aiMessage.parts.map((part) => partToJSON(part));
   return { steps, returns, response: final, error, parts };
 }
+
+/** Checks a run against a transcript's expectations (each field given is compared). */
+export function expectResult(result: BedrockRun, expected: BedrockExpected): void {
+  expect(result.parts).to.deep.equal(expected.parts);
+  if (expected.error !== undefined) {
+    expect(result.response).to.equal(null);
+    expect(result.error).to.not.equal(null);
+    expect({ kind: result.error?.kind, code: result.error?.code, message: result.error?.message }).to.deep.equal(expected.error);
+    return;
+  }
+  expect(result.error).to.equal(null);
+  const response = result.response;
+  if (response === null) throw new Error('Expected a complete response');
+  if (expected.text !== undefined) expect(response.aiMessage.text).to.equal(expected.text);
+  if (expected.thinking !== undefined) expect(response.aiMessage.thinking).to.equal(expected.thinking);
+  if (expected.finishReason !== undefined) expect(response.metadata.finishReason).to.equal(expected.finishReason);
+  if (expected.providerFinishReason !== undefined) expect(response.metadata.providerFinishReason).to.equal(expected.providerFinishReason);
+  if (expected.tokenUsage !== undefined) expect(response.metadata.tokenUsage).to.deep.equal(expected.tokenUsage);
+  if (expected.providerMetadata !== undefined) expect(response.metadata.providerMetadata).to.deep.equal(expected.providerMetadata);
+}
+
