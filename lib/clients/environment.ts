@@ -6,7 +6,10 @@ export type ClientEnvironmentVariable =
   | 'ANTHROPIC_BASE_URL'
   | 'GEMINI_API_KEY'
   | 'GOOGLE_API_KEY'
-  | 'OLLAMA_HOST';
+  | 'OLLAMA_HOST'
+  | 'AWS_REGION'
+  | 'AWS_DEFAULT_REGION'
+  | 'AWS_BEARER_TOKEN_BEDROCK';
 
 /** A value with where it came from (an option or an environment variable), for error messages. */
 export interface SourcedValue {
