@@ -1,3 +1,4 @@
+import { AwsClient } from 'aws4fetch';
 import { expect } from 'chai';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -6,6 +7,7 @@ import type { ConverseStreamRequest } from '../../lib/clients/bedrock-converse-r
 import { streamHttp } from '../../lib/clients/stream-http';
 import { StreamError } from '../../lib/handler/stream-error';
 import { bedrockCorpus, BEDROCK_CORPUS_DIR } from '../providers/bedrock-converse/bedrock-corpus';
+import { startLoopbackServer } from '../support/loopback-server';
 import { withEnv, withoutClientEnv } from './support/client-env';
 
 const MODEL_ARN = 'arn:aws:bedrock:us-west-2:123456789012:inference-profile/us.anthropic.claude-sonnet-4-5-20250929-v1:0';
@@ -140,6 +142,30 @@ describe('streamBedrockConverse: the sign hook', () => {
     expect(StreamError.isInstance(errors[0]) && errors[0].kind).to.equal('http');
     expect((errors[0] as StreamError).status).to.equal(400);
     expect(errors[0]!.message).to.contain('The provided model identifier is invalid.');
+  });
+});
+
+describe('streamBedrockConverse: SigV4 with aws4fetch, as its documentation shows', () => {
+  withoutClientEnv();
+
+  it('the request reaches the server signed (AWS4-HMAC-SHA256 for bedrock in the region), its body intact', async () => {
+    const server = await startLoopbackServer({ status: 400, headers: { 'content-type': 'application/json' }, body: '{"message":"stop here"}' });
+    try {
+      const aws = new AwsClient({ accessKeyId: 'AKIDEXAMPLE', secretAccessKey: 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY', service: 'bedrock', region: 'us-east-1' });
+      const options = { region: 'us-east-1', baseURL: server.url, sign: (request: Request) => aws.sign(request), maxRetries: 0 };
+      const request = { ...bedrockConverseHttpRequest({ modelId: 'amazon.nova-lite-v1:0', messages: [] }, options), format: 'anthropic' as const };
+      const failures: Error[] = [];
+      await streamHttp(request, { onCompleteResponse() {}, onError: (error) => failures.push(error) }, options);
+      expect(failures.map((error) => error.message)).to.have.length(1);
+      const received = server.requests[0]!;
+      expect(received.url).to.equal('/model/amazon.nova-lite-v1%3A0/converse-stream');
+      expect(received.body).to.equal('{"messages":[]}');
+      expect(received.headers.authorization).to.match(/^AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE\/\d{8}\/us-east-1\/bedrock\/aws4_request, SignedHeaders=[a-z0-9;-]+, Signature=[0-9a-f]{64}$/);
+      expect(received.headers['x-amz-date']).to.match(/^\d{8}T\d{6}Z$/);
+      expect(failures[0]!.message).to.not.contain('wJalrXUtnFEMI');
+    } finally {
+      await server.close();
+    }
   });
 });
 

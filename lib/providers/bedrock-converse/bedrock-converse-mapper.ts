@@ -104,7 +104,7 @@ export class BedrockConverseMapper implements StreamMapper<EventStreamFrame> {
 
   /** The usage and fields seen so far, for the partial response of a failed or cancelled stream. */
   metadataSoFar(): ChatResponseMetadata {
-    return this.out.metadata({ providerMetadata: this.metadata.providerMetadata(), providerFinishReason: this.stopReason });
+    return this.out.metadata({ providerMetadata: this.metadata.providerMetadata() });
   }
 
   /** Completes the response once `messageStop` came (with `metadata` or without), else fails it as truncated. */
