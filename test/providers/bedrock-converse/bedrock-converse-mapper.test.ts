@@ -135,6 +135,17 @@ describe('BedrockConverseMapper', () => {
       expect(result.error?.body).to.deep.equal({ originalStatusCode: 500 });
     });
 
+    it('metadataSoFar: the usage and fields seen so far, and no finish reason (a failed stream has none)', () => {
+      const mapper = new BedrockConverseMapper();
+      const target: MapperTarget = { handler: { onCompleteResponse() {}, onError() {} }, handle: { cancel() {}, isCancelled: () => false } };
+      for (const frame of framesOf([start, text(0, 'a'), metadata({ inputTokens: 3, outputTokens: 2, totalTokens: 5 })])) mapper.map(frame, target);
+      const soFar = mapper.metadataSoFar();
+      expect(soFar.tokenUsage?.totalTokenCount).to.equal(5);
+      expect(soFar.providerFinishReason).to.equal(null);
+      expect(soFar.finishReason).to.equal(null);
+      expect(soFar.providerMetadata).to.deep.equal({ metrics: { latencyMs: 321 } });
+    });
+
     it('an empty stream is truncated before messageStop', () => {
       expect(runBedrock([]).steps).to.deep.equal([['error', 'truncated', 'The stream ended before messageStop', undefined]]);
     });
