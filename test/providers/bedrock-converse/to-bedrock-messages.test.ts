@@ -5,6 +5,9 @@ import { mediaPart, reasoningPart, textPart, toolCallPart, unknownPart } from '.
 import { toBedrockMessages } from '../../../lib/providers/bedrock-converse/to-bedrock-messages';
 import { systemMessage, toolExecutionResultMessage, userMessage } from '../../../lib/replay/chat-message';
 import { toAnthropicMessages } from '../../../lib/replay/to-anthropic-messages';
+import { ownTranscripts } from '../../support/own-transcripts';
+import { WIRE_FORMATS } from '../../support/transcripts';
+import { finalMessage as wireFinalMessage } from '../../replay/replay-support';
 import { decodeBedrockBody, encodeBedrockStream } from './bedrock-event-stream';
 import { runBedrock } from './bedrock-harness';
 import { blockStart, blockStop, delta, input, metadata, reasoning, start, stop, text } from './bedrock-transcripts';
@@ -117,6 +120,20 @@ describe('toBedrockMessages', () => {
     expect(request).to.contain('"weather"');
     expect(request).to.contain('result of weather');
   });
+
+  for (const format of WIRE_FORMATS) {
+    it(`a ${format} conversation continued on Bedrock sends none of its payloads, and its calls and results go on`, async () => {
+      const rich = ownTranscripts(format).find((t) => t.expected.status === 'completed' && !t.file.includes('/small.'))!;
+      const ai = await wireFinalMessage(format, new TextDecoder().decode(rich.bytes));
+      const history = [userMessage('start'), ai, ...ai.toolExecutionRequests.map((call) => toolExecutionResultMessage(call, `result of ${call.name}`)), userMessage('continue')];
+      const request = JSON.stringify(toBedrockMessages(history));
+      for (const payload of rich.expected.payloads) expect(request, payload).to.not.contain(payload);
+      for (const call of ai.toolExecutionRequests) {
+        expect(request).to.contain(JSON.stringify(call.name));
+        expect(request).to.contain(`result of ${call.name}`);
+      }
+    });
+  }
 
   it('rejects arguments that are not a JSON object, media it cannot send, and bad options, with a TypeError', () => {
     expect(() => toBedrockMessages([aiMessage([toolCallPart({ id: 'c1', name: 'f', arguments: '[1]' })])])).to.throw(TypeError, /tool call "f" \(id "c1"\)/);
