@@ -1,7 +1,7 @@
 import { getEventListeners } from 'node:events';
 import type { StreamingChatResponseHandler } from '../lib/handler/types';
 import { consumeStream, type StreamOutcome } from '../lib/driver/consume-stream';
-import type { WireFormat } from '../lib/wire/types';
+import type { WireFormat } from '../lib/providers/registry';
 import { ChatStream } from '../lib/stream/chat-stream';
 import { TRANSCRIPTS, WIRE_FORMATS } from '../test/support/transcripts';
 

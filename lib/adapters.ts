@@ -3,8 +3,31 @@
 // entry; partstream's own five mappers and their finish-reason maps are here to read, wrap or test against.
 
 // The adapter contract
-export type { MapperTarget, StreamMapper, MapperFactory } from './providers/stream-mapper';
-export type { SseFrame, WireFormat } from './wire/types';
+export type { MapperTarget, StreamMapper } from './providers/stream-mapper';
+export type { SseFrame } from './wire/types';
+export type { WireFormat } from './providers/registry';
+
+// Providers as descriptors (SPEC §15): what a custom provider is made of, and partstream's own
+export type {
+  AnyProviderDescriptor,
+  AuthHeader,
+  BodyFraming,
+  EndpointRule,
+  ProviderClientSpec,
+  ProviderDescriptor,
+  ProviderTelemetry,
+  RequestMessages,
+  SniffRule,
+  TelemetryValue,
+} from './providers/provider-descriptor';
+export type { JsonObject } from './wire/read-json';
+export type { FrameDecoder, FrameDecoderEnd, ByteFrameDecoder } from './wire/frame-decoder';
+export { PROVIDERS } from './providers/registry';
+export { openAIChatProvider } from './providers/openai-chat/openai-chat-descriptor';
+export { openAIResponsesProvider } from './providers/openai-responses/openai-responses-descriptor';
+export { anthropicProvider } from './providers/anthropic/anthropic-descriptor';
+export { geminiProvider } from './providers/gemini/gemini-descriptor';
+export { ollamaProvider } from './providers/ollama/ollama-descriptor';
 export type { IncompleteToolCall } from './bridge/parts-bridge';
 export type { StreamAdapter, FramedStreamMapper, Framing } from './driver/stream-options';
 

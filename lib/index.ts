@@ -20,23 +20,23 @@ export { systemMessage, userMessage, toolExecutionResultMessage, messagesToJSON,
 export type { JsonObject } from './replay/replay-helpers';
 export type {
   OpenAIChatMessageParam, OpenAIChatMessagesInput, OpenAIChatAssistantMessageParam, OpenAIChatToolCallParam, OpenAIChatUserContentPart,
-} from './replay/openai-chat-message-param';
-export { toOpenAIChatMessages } from './replay/to-openai-chat-messages';
+} from './providers/openai-chat/openai-chat-message-param';
+export { toOpenAIChatMessages } from './providers/openai-chat/to-openai-chat-messages';
 export type {
   OpenAIResponsesInput, OpenAIResponsesInputItem, OpenAIResponsesInputContent, OpenAIResponsesAnnotation, OpenAIResponsesEasyMessage, OpenAIResponsesOutputMessage,
   OpenAIResponsesReasoningItem, OpenAIResponsesFunctionCall, OpenAIResponsesCustomToolCall, OpenAIResponsesCallOutput, OpenAIResponsesPassthroughItem,
-} from './replay/openai-responses-input-param';
-export { toOpenAIResponsesInput } from './replay/to-openai-responses-input';
+} from './providers/openai-responses/openai-responses-input-param';
+export { toOpenAIResponsesInput } from './providers/openai-responses/to-openai-responses-input';
 export type {
   AnthropicMessageParam, AnthropicMessagesInput, AnthropicUserBlockParam, AnthropicAssistantBlockParam, AnthropicTextBlockParam, AnthropicImageBlockParam,
   AnthropicDocumentBlockParam, AnthropicThinkingBlockParam, AnthropicRedactedThinkingBlockParam, AnthropicToolUseBlockParam, AnthropicToolResultBlockParam,
   AnthropicPassthroughBlockParam, AnthropicCitationParam, AnthropicImageMediaType,
-} from './replay/anthropic-message-param';
-export { toAnthropicMessages } from './replay/to-anthropic-messages';
-export type { GeminiContentParam, GeminiContentsInput, GeminiPartParam } from './replay/gemini-content-param';
-export { toGeminiContents } from './replay/to-gemini-contents';
-export type { OllamaMessageParam, OllamaMessagesInput, OllamaToolCallParam } from './replay/ollama-message-param';
-export { toOllamaMessages } from './replay/to-ollama-messages';
+} from './providers/anthropic/anthropic-message-param';
+export { toAnthropicMessages } from './providers/anthropic/to-anthropic-messages';
+export type { GeminiContentParam, GeminiContentsInput, GeminiPartParam } from './providers/gemini/gemini-content-param';
+export { toGeminiContents } from './providers/gemini/to-gemini-contents';
+export type { OllamaMessageParam, OllamaMessagesInput, OllamaToolCallParam } from './providers/ollama/ollama-message-param';
+export { toOllamaMessages } from './providers/ollama/to-ollama-messages';
 export { parsePartialJson } from './replay/parse-partial-json';
 export { parseToolArguments } from './replay/parse-tool-arguments';
 export { JsonSyntaxError } from './replay/json-syntax-error';
@@ -70,7 +70,8 @@ export type { ChatStreamEvents, ChatStreamEvent, ChatStreamEventName } from './s
 export { CHAT_STREAM_EVENT_NAMES } from './stream/chat-stream-events';
 
 // Reading a provider's stream (a custom adapter's types: 'partstream/adapters')
-export type { WireFormat, SseFrame } from './wire/types';
+export type { SseFrame } from './wire/types';
+export type { WireFormat, BodyFormat } from './providers/registry';
 export type { StreamErrorKind, StreamErrorOptions } from './handler/stream-error';
 export { StreamError } from './handler/stream-error';
 export type { StreamSource } from './transport/byte-source';
@@ -79,43 +80,45 @@ export { consumeStream, DEFAULT_MAX_FRAME_BYTES } from './driver/consume-stream'
 // Viewing a relayed response (SPEC §13; stores, producer and server: 'partstream/relay')
 export type { FollowRelayOptions, ReconnectOptions } from './relay/follow-relay';
 export { followRelay } from './relay/follow-relay';
-export type { FormatOption } from './wire/sniff-format';
+export type { FormatOption } from './driver/format-choice';
 export { REFUSAL_ATTRIBUTE } from './providers/openai-chat/openai-chat-mapper';
 
 // HTTP clients
 export type { HttpClientOptions, HttpStreamOutcome } from './clients/stream-http';
+export type { EndpointOptions } from './clients/client-endpoint';
+export { streamProvider } from './clients/stream-client';
 export type { HttpResponseInfo } from './clients/http-response-info';
-export type { ExtraBody, JsonSchema, BuiltInTool, TypedBlock, WithOtherFields } from './clients/request-types';
+export type { ExtraBody, JsonSchema, BuiltInTool, TypedBlock, WithOtherFields } from './providers/kit/request-types';
 export { DEFAULT_MAX_RETRIES } from './clients/retry';
 export { PARTSTREAM_VERSION } from './clients/version';
 export type {
   OpenAIChatRequest, OpenAIChatTool, OpenAIChatToolChoice, OpenAIFunctionDefinition, OpenAIReasoningEffort, OpenAIResponseFormat, OpenAIServiceTier,
   OpenAIChatRequestMessage, OpenAIChatRole, OpenAIChatContentPartType,
-} from './clients/openai-chat-request';
+} from './providers/openai-chat/openai-chat-request';
 export type { OpenAIClientOptions } from './clients/http-clients';
 export { streamOpenAIChat } from './clients/http-clients';
-export { OPENAI_BASE_URL } from './clients/client-table';
-export type { OpenAIResponsesRequest, OpenAIResponsesTool, OpenAIResponsesFunctionTool, OpenAIResponsesTextFormat } from './clients/openai-responses-request';
-export type { OpenAIResponsesRequestItem, OpenAIResponsesItemType, OpenAIResponsesContentType } from './clients/openai-responses-request';
+export { OPENAI_BASE_URL } from './providers/openai-chat/openai-chat-descriptor';
+export type { OpenAIResponsesRequest, OpenAIResponsesTool, OpenAIResponsesFunctionTool, OpenAIResponsesTextFormat } from './providers/openai-responses/openai-responses-request';
+export type { OpenAIResponsesRequestItem, OpenAIResponsesItemType, OpenAIResponsesContentType } from './providers/openai-responses/openai-responses-request';
 export { streamOpenAIResponses } from './clients/http-clients';
 export type {
   AnthropicRequest, AnthropicTool, AnthropicCustomTool, AnthropicToolChoice, AnthropicThinkingConfig, AnthropicSystemBlock, AnthropicCacheControl,
   AnthropicRequestMessage, AnthropicRequestBlock, AnthropicContentBlockType,
-} from './clients/anthropic-request';
+} from './providers/anthropic/anthropic-request';
 export type { AnthropicClientOptions } from './clients/http-clients';
 export { streamAnthropic } from './clients/http-clients';
-export { ANTHROPIC_BASE_URL } from './clients/client-table';
+export { ANTHROPIC_BASE_URL } from './providers/anthropic/anthropic-descriptor';
 export type {
   GeminiRequest, GeminiTool, GeminiFunctionDeclaration, GeminiGenerationConfig, GeminiThinkingConfig, GeminiSafetySetting,
   GeminiRequestContent, GeminiRequestPart,
-} from './clients/gemini-request';
+} from './providers/gemini/gemini-request';
 export type { GeminiClientOptions } from './clients/http-clients';
 export { streamGemini } from './clients/http-clients';
-export { GEMINI_BASE_URL } from './clients/client-table';
-export type { OllamaRequest, OllamaModelOptions, OllamaTool, OllamaRequestMessage } from './clients/ollama-request';
+export { GEMINI_BASE_URL } from './providers/gemini/gemini-descriptor';
+export type { OllamaRequest, OllamaModelOptions, OllamaTool, OllamaRequestMessage } from './providers/ollama/ollama-request';
 export type { OllamaClientOptions } from './clients/http-clients';
 export { streamOllama } from './clients/http-clients';
-export { OLLAMA_HOST } from './clients/client-table';
+export { OLLAMA_HOST } from './providers/ollama/ollama-descriptor';
 
 // Observability (OpenTelemetry: 'partstream/otel')
 export type {

@@ -1,14 +1,6 @@
-import { SNIFF_LIMIT, sniffFormat } from '../wire/sniff-format';
-import type { WireFormat } from '../wire/types';
-
-/** How the hint names each format. */
-const FORMAT_NAMES: Readonly<Record<WireFormat, string>> = {
-  'openai-chat': 'an OpenAI Chat Completions stream',
-  'openai-responses': 'an OpenAI Responses stream',
-  anthropic: 'an Anthropic Messages stream',
-  gemini: 'a Gemini streamGenerateContent stream',
-  ollama: 'an Ollama /api/chat stream',
-};
+import { SNIFF_LIMIT } from '../wire/sniff-format';
+import { PROVIDERS } from '../providers/registry';
+import { sniffFormat } from '../providers/sniff-body';
 
 /**
  * Keeps the first bytes of a body as its chunks pass (at most `limit`, by default the most format
@@ -59,10 +51,12 @@ export class StreamHead {
  * the bytes look like an OpenAI Chat Completions stream: try --format openai-chat` — by running
  * the auto-detection on them; an empty string when they look like `given` or like no known format.
  */
-export function formatHint(head: StreamHead, given: WireFormat): string {
+export function formatHint(head: StreamHead, given: string): string {
   const { text, whole } = head.read();
   const verdict = sniffFormat(text, whole);
   // The replay command reads provider formats only.
-  if (verdict.type !== 'format' || verdict.format === given || verdict.format === 'partstream') return '';
-  return `; the bytes look like ${FORMAT_NAMES[verdict.format]}: try --format ${verdict.format}`;
+  const found = verdict.type === 'format' ? PROVIDERS.find((descriptor) => descriptor.format === verdict.format) : undefined;
+  if (found === undefined || found.format === given) return '';
+  // The provider as the failure messages name it, without the framing in parentheses.
+  return `; the bytes look like ${found.expected.replace(/ \([^)]*\)$/, '')}: try --format ${found.format}`;
 }

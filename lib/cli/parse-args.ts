@@ -1,17 +1,10 @@
-import type { WireFormat } from '../wire/types';
+import { PROVIDERS, type WireFormat } from '../providers/registry';
 
 /** What `--format` accepts: a wire format, or `auto` to recognise it from the first bytes. */
 export type ReplayFormat = WireFormat | 'auto';
 
 /** The accepted `--format` values, in the order the usage text lists them. */
-export const REPLAY_FORMATS: readonly ReplayFormat[] = Object.freeze([
-  'auto',
-  'openai-chat',
-  'openai-responses',
-  'anthropic',
-  'gemini',
-  'ollama',
-]);
+export const REPLAY_FORMATS: readonly ReplayFormat[] = Object.freeze(['auto', ...PROVIDERS.map((descriptor) => descriptor.format)]);
 
 /**
  * What `--raw` accepts, for the human view: `none` hides raw events (the summary counts them),

@@ -8,6 +8,8 @@ export interface ApiKeyRule {
   readonly env: readonly ClientEnvironmentVariable[];
   /** The header the key is sent in (`authorization`, `x-api-key` …). */
   readonly header: string;
+  /** True when a request may go without a key (the request is signed another way). */
+  readonly optional?: boolean | undefined;
 }
 
 /**
@@ -33,7 +35,7 @@ function authenticatedByHeaders(rule: ApiKeyRule, headers: Readonly<Record<strin
 export function resolveApiKey(rule: ApiKeyRule, apiKey: string | undefined, headers: Readonly<Record<string, unknown>> | undefined): SourcedValue | undefined {
   if (apiKey === '') return undefined;
   const found = optionOrEnv(apiKey, 'apiKey', rule.env);
-  if (found !== undefined || rule.env.length === 0 || authenticatedByHeaders(rule, headers)) return found;
+  if (found !== undefined || rule.env.length === 0 || rule.optional === true || authenticatedByHeaders(rule, headers)) return found;
   throw new TypeError(
     `Missing API key for ${rule.provider}: pass apiKey or set ${rule.env.join(' or ')} (or pass apiKey: '' to send none, for a server that takes no key)`,
   );

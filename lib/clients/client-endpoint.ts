@@ -1,23 +1,9 @@
 import { describeValue } from '../parts/describe-value';
 import { optionOrEnv, type ClientEnvironmentVariable } from './environment';
 import type { HttpClientOptions } from './stream-http';
+import type { EndpointRule } from '../providers/provider-descriptor';
 
-/** Where one provider's API lives, and how its options and environment name that place. */
-export interface EndpointRule {
-  /** The option's name as the provider's SDK spells it. */
-  readonly option: 'baseURL' | 'host';
-  /** The environment variable read when the option is not given (null: none). */
-  readonly env: ClientEnvironmentVariable | null;
-  /** The provider's own base URL or host. */
-  readonly defaultBase: string;
-  /** Turns the option's (or variable's) value into a base URL (Ollama's `host` may lack a scheme or a port). */
-  readonly normalize?: (value: string) => string;
-  /**
-   * The API version's path segment that `baseURL` leaves out but the deprecated `baseUrl`
-   * included (`v1` for Anthropic, `v1beta` for Gemini), or '' when both mean the same.
-   */
-  readonly version: string;
-}
+export type { EndpointRule } from '../providers/provider-descriptor';
 
 /** The options a client reads its endpoint from: the common ones, and `baseURL` or `host`. */
 export interface EndpointOptions extends HttpClientOptions {
@@ -54,6 +40,6 @@ export function resolveEndpoint(options: EndpointOptions, rule: EndpointRule, pa
   }
   if (value === undefined && options.baseUrl !== undefined) return { url: joinUrl(options.baseUrl, path), from: 'baseUrl' };
   const given = optionOrEnv(value, rule.option, rule.env === null ? [] : [rule.env]);
-  const base = given === undefined ? rule.defaultBase : (rule.normalize ?? String)(given.value);
+  const base = given === undefined ? (typeof rule.defaultBase === 'function' ? rule.defaultBase() : rule.defaultBase) : (rule.normalize ?? String)(given.value);
   return { url: joinUrl(base, rule.version === '' ? path : `${rule.version}/${path}`), from: given?.from ?? rule.option };
 }

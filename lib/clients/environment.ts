@@ -1,15 +1,5 @@
-/** The environment variables the HTTP clients read, as the official SDKs name them. */
-export type ClientEnvironmentVariable =
-  | 'OPENAI_API_KEY'
-  | 'OPENAI_BASE_URL'
-  | 'ANTHROPIC_API_KEY'
-  | 'ANTHROPIC_BASE_URL'
-  | 'GEMINI_API_KEY'
-  | 'GOOGLE_API_KEY'
-  | 'OLLAMA_HOST'
-  | 'AWS_REGION'
-  | 'AWS_DEFAULT_REGION'
-  | 'AWS_BEARER_TOKEN_BEDROCK';
+/** An environment variable a client reads (`OPENAI_API_KEY`, `OLLAMA_HOST` …), as the provider's SDK names it. */
+export type ClientEnvironmentVariable = string;
 
 /** A value with where it came from (an option or an environment variable), for error messages. */
 export interface SourcedValue {

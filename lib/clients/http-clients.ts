@@ -1,11 +1,15 @@
 import type { StreamingChatResponseHandler } from '../handler/types';
-import type { AnthropicRequest } from './anthropic-request';
-import { CLIENTS } from './client-table';
-import type { GeminiRequest } from './gemini-request';
-import type { OllamaRequest } from './ollama-request';
-import type { OpenAIChatRequest } from './openai-chat-request';
-import type { OpenAIResponsesRequest } from './openai-responses-request';
-import { streamClient } from './stream-client';
+import type { AnthropicRequest } from '../providers/anthropic/anthropic-request';
+import { anthropicProvider } from '../providers/anthropic/anthropic-descriptor';
+import type { GeminiRequest } from '../providers/gemini/gemini-request';
+import { geminiProvider } from '../providers/gemini/gemini-descriptor';
+import type { OllamaRequest } from '../providers/ollama/ollama-request';
+import { ollamaProvider } from '../providers/ollama/ollama-descriptor';
+import type { OpenAIChatRequest } from '../providers/openai-chat/openai-chat-request';
+import { openAIChatProvider } from '../providers/openai-chat/openai-chat-descriptor';
+import type { OpenAIResponsesRequest } from '../providers/openai-responses/openai-responses-request';
+import { openAIResponsesProvider } from '../providers/openai-responses/openai-responses-descriptor';
+import { streamProvider } from './stream-client';
 import type { HttpClientOptions, HttpStreamOutcome } from './stream-http';
 
 /** Options of the OpenAI clients (Chat Completions and Responses). */
@@ -55,7 +59,7 @@ export interface OllamaClientOptions extends HttpClientOptions {
  * once a response arrived); see `streamHttp` for retries, errors and cancel.
  */
 export function streamOpenAIChat(request: OpenAIChatRequest, handler: StreamingChatResponseHandler, options: OpenAIClientOptions = {}): Promise<HttpStreamOutcome> {
-  return streamClient(CLIENTS.openAIChat, request, handler, options);
+  return streamProvider(openAIChatProvider, request, handler, options);
 }
 
 /**
@@ -65,7 +69,7 @@ export function streamOpenAIChat(request: OpenAIChatRequest, handler: StreamingC
  * the outcome (`http` on it once a response arrived); see `streamHttp` for retries, errors and cancel.
  */
 export function streamOpenAIResponses(request: OpenAIResponsesRequest, handler: StreamingChatResponseHandler, options: OpenAIClientOptions = {}): Promise<HttpStreamOutcome> {
-  return streamClient(CLIENTS.openAIResponses, request, handler, options);
+  return streamProvider(openAIResponsesProvider, request, handler, options);
 }
 
 /**
@@ -75,7 +79,7 @@ export function streamOpenAIResponses(request: OpenAIResponsesRequest, handler: 
  * response arrived); see `streamHttp` for retries, errors and cancel.
  */
 export function streamAnthropic(request: AnthropicRequest, handler: StreamingChatResponseHandler, options: AnthropicClientOptions = {}): Promise<HttpStreamOutcome> {
-  return streamClient(CLIENTS.anthropic, request, handler, options);
+  return streamProvider(anthropicProvider, request, handler, options);
 }
 
 /**
@@ -85,7 +89,7 @@ export function streamAnthropic(request: AnthropicRequest, handler: StreamingCha
  * on it once a response arrived); see `streamHttp` for retries, errors and cancel.
  */
 export function streamGemini(request: GeminiRequest, handler: StreamingChatResponseHandler, options: GeminiClientOptions = {}): Promise<HttpStreamOutcome> {
-  return streamClient(CLIENTS.gemini, request, handler, options);
+  return streamProvider(geminiProvider, request, handler, options);
 }
 
 /**
@@ -94,5 +98,5 @@ export function streamGemini(request: GeminiRequest, handler: StreamingChatRespo
  * (`http` on it once a response arrived); see `streamHttp` for retries, errors and cancel.
  */
 export function streamOllama(request: OllamaRequest, handler: StreamingChatResponseHandler, options: OllamaClientOptions = {}): Promise<HttpStreamOutcome> {
-  return streamClient(CLIENTS.ollama, request, handler, options);
+  return streamProvider(ollamaProvider, request, handler, options);
 }

@@ -5,7 +5,7 @@ import { openChunkReader, type ChunkReader } from '../transport/byte-source';
 import { describeError } from '../handler/describe-error';
 import { StreamError } from '../handler/stream-error';
 import { stringifyJson } from '../wire/stringify-json';
-import type { WireFormat } from '../wire/types';
+import { chooseFormat, type FormatOption } from '../driver/format-choice';
 import { reportDecodingErrors } from './body-decoding';
 import type { SourcedValue } from './environment';
 import { discard, fetchSameOrigin } from './follow-redirects';
@@ -83,8 +83,8 @@ function modelOf(body: unknown): string | undefined {
 
 /** One streaming request to a provider, as `streamHttp` sends it. */
 export interface HttpStreamRequest {
-  /** The wire format of the response body. */
-  readonly format: WireFormat;
+  /** The wire format of the response body: a format's name, or a provider's descriptor. */
+  readonly format: FormatOption;
   /** The provider's name, for error messages. */
   readonly provider: string;
   readonly url: string;
@@ -109,13 +109,10 @@ export interface HttpStreamRequest {
  */
 export const DEFAULT_IDLE_TIMEOUT_MS = 300_000;
 
-const ACCEPT: Readonly<Record<WireFormat, string>> = {
-  'openai-chat': 'text/event-stream',
-  'openai-responses': 'text/event-stream',
-  anthropic: 'text/event-stream',
-  gemini: 'text/event-stream',
-  ollama: 'application/x-ndjson',
-};
+/** The `accept` header for a body format: its descriptor's content type (SSE for `auto`). */
+function acceptOf(format: FormatOption): string {
+  return chooseFormat(format, undefined).expected?.contentType ?? 'text/event-stream';
+}
 
 function checkString(name: string, value: unknown): void {
   if (value !== undefined && typeof value !== 'string') throw new TypeError(`Expected ${name} to be a string, got ${describeValue(value)}`);
@@ -215,7 +212,7 @@ function sendHttpStream(request: HttpStreamRequest, handler: StreamingChatRespon
   }
   const secrets = secretsOf(request.apiKey?.value ?? options.apiKey, [request.headers, options.headers ?? {}]);
   const fetchImpl = signingFetch(options.fetch ?? globalThis.fetch, request.sign);
-  const headers = new Headers({ 'content-type': 'application/json', accept: ACCEPT[request.format], 'user-agent': USER_AGENT });
+  const headers = new Headers({ 'content-type': 'application/json', accept: acceptOf(request.format), 'user-agent': USER_AGENT });
   for (const [name, value] of Object.entries(request.headers)) headers.set(name, value);
   for (const [name, value] of Object.entries(options.headers ?? {})) headers.set(name, value);
   // Replayed tool arguments may nest deeper than JSON.stringify can recurse (SPEC §11).
@@ -265,7 +262,7 @@ function sendHttpStream(request: HttpStreamRequest, handler: StreamingChatRespon
         throw await httpStatusError(response, request.provider, { timeLimitMs: errorBodyTimeLimit(options, startedAt), secrets });
       }
       if (/^\s*text\/html/i.test(response.headers.get('content-type') ?? '')) {
-        throw await htmlResponseError(response, request.provider, `a stream (${ACCEPT[request.format]})`, { timeLimitMs: errorBodyTimeLimit(options, startedAt), secrets });
+        throw await htmlResponseError(response, request.provider, `a stream (${acceptOf(request.format)})`, { timeLimitMs: errorBodyTimeLimit(options, startedAt), secrets });
       }
       return reportDecodingErrors(openChunkReader(response), response, request.provider);
     }

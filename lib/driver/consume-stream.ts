@@ -1,7 +1,7 @@
 import type { StreamingChatResponseHandler } from '../handler/types';
 import { describeValue } from '../parts/describe-value';
 import { openChunkReader, sourceHeader, type StreamSource } from '../transport/byte-source';
-import type { FormatOption } from '../wire/sniff-format';
+import { chooseFormat } from './format-choice';
 import { checkOptions, DEFAULT_MAX_FRAME_BYTES, type ConsumeStreamOptions, type OpenStream, type StartStreamOptions, type StreamOutcome } from './stream-options';
 import { checkObservationOptions, type HttpAttempts } from '../telemetry/stream-observer';
 import { StreamRun } from './stream-run';
@@ -9,9 +9,8 @@ import { PARTSTREAM_WIRE_HEADER } from '../providers/partstream/partstream-wire'
 import { ReplayGate } from '../providers/partstream/replay-gate';
 import { adapterDecoder, providerDecoder } from './wire-plan';
 
-export { defaultMapperFactory } from '../providers/default-mappers';
 export { DEFAULT_MAX_FRAME_BYTES } from './stream-options';
-export type { MapperFactory } from '../providers/stream-mapper';
+export type { FormatOption } from './format-choice';
 export type { RecordedStream, StreamRecorder, StreamRelay } from './stream-relay';
 export type {
   AdapterStreamOptions,
@@ -71,7 +70,8 @@ function runConsumeStream(source: StreamSource, handler: StreamingChatResponseHa
   const from = options.adapter === undefined ? (options.fromSequence ?? 0) : 0;
   // A relay viewer that starts after a sequence holds back the callbacks of the events up to it.
   const gate = from > 0 ? new ReplayGate(handler, from) : null;
-  const decoder = options.adapter !== undefined ? adapterDecoder(options, maxFrameBytes) : providerDecoder(bodyFormat(source, options.format ?? 'auto'), undefined, maxFrameBytes, gate);
+  const decoder =
+    options.adapter !== undefined ? adapterDecoder(options, maxFrameBytes) : providerDecoder(chooseFormat(options.format, options.providers, relayHeader(source, options.format)), maxFrameBytes, gate);
   // Opened last, once nothing else can throw: a source of the wrong kind throws here, unlocked.
   const reader = openChunkReader(source);
   return new StreamRun(gate ?? handler, options, decoder).run(reader);
@@ -94,7 +94,7 @@ export function startStream(
     if (typeof open !== 'function') throw new TypeError(`Expected open to be a function, got ${describeValue(open)}`);
     checkOptions(options);
     checkObservationOptions(options);
-    const decoder = providerDecoder(options.format ?? 'auto', options.createMapper, options.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES);
+    const decoder = providerDecoder(chooseFormat(options.format, options.providers), options.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES);
     if (options.redaction !== undefined && (typeof options.redaction !== 'object' || options.redaction === null)) {
       throw new TypeError(`Expected redaction to be an object with error and rawEvent methods, got ${describeValue(options.redaction)}`);
     }
@@ -105,6 +105,6 @@ export function startStream(
 }
 
 /** `auto` is decided by a relay's `x-partstream-wire: 1` response header before any byte is read (SPEC §13). */
-function bodyFormat(source: StreamSource, format: FormatOption): FormatOption {
-  return format === 'auto' && sourceHeader(source, PARTSTREAM_WIRE_HEADER) === '1' ? 'partstream' : format;
+function relayHeader(source: StreamSource, format: unknown): boolean {
+  return (format === undefined || format === 'auto') && sourceHeader(source, PARTSTREAM_WIRE_HEADER) === '1';
 }

@@ -3,9 +3,8 @@ import type { MapperTarget, StreamMapper } from '../providers/stream-mapper';
 import type { SseFrame } from '../wire/types';
 import type { NdjsonLine } from '../wire/frame-decoder';
 import { isSseSentinel } from '../wire/sse-decoder';
-import type { WireFrame } from '../wire/wire-decoder';
 import { mapResultError } from './mapper-result';
-import type { Framing } from './wire-plan';
+import type { AnyFrame, AnyStreamMapper, Framing } from './wire-plan';
 
 /** `rawValue` of an event that surfaces nothing (`MapperTarget.consumed`). */
 const CONSUMED: unique symbol = Symbol('consumed');
@@ -26,7 +25,9 @@ const CONSUMED: unique symbol = Symbol('consumed');
  */
 export class FrameDelivery {
   private ndjson = false;
-  private mapper: StreamMapper<SseFrame> | StreamMapper<unknown> | null = null;
+  /** A binary or object format's events: mapped as they are, and surfaced raw as they are. */
+  private events = false;
+  private mapper: AnyStreamMapper | null = null;
   private target: MapperTarget | null = null;
   /** Set by `requestRaw` while an event is mapped. */
   private rawRequested = false;
@@ -36,8 +37,9 @@ export class FrameDelivery {
   constructor(private readonly tracker: MappingTrackingHandler) {}
 
   /** The format is known: its framing, its mapper, and the target the mapper calls. */
-  start(framing: Framing, mapper: StreamMapper<SseFrame> | StreamMapper<unknown>, target: MapperTarget): void {
+  start(framing: Framing, mapper: AnyStreamMapper, target: MapperTarget): void {
     this.ndjson = framing === 'ndjson';
+    this.events = framing === 'aws-eventstream';
     this.mapper = mapper;
     this.target = target;
   }
@@ -60,11 +62,12 @@ export class FrameDelivery {
   }
 
   /** Delivers one frame; true when reading should stop (the format's terminal event). Only after `start`. */
-  deliver(frame: WireFrame): boolean {
+  deliver(frame: AnyFrame): boolean {
     const tracker = this.tracker;
     tracker.resetMappingTracking();
     this.rawRequested = false;
     if (this.ndjson) return this.deliverLine(frame as NdjsonLine);
+    if (this.events) return this.deliverEvent(frame);
     const sse = frame as SseFrame;
     const stop: unknown = (this.mapper as StreamMapper<SseFrame>).map(sse, this.target as MapperTarget);
     if (stop !== true && stop !== false && stop !== undefined) throw mapResultError(stop);
@@ -82,6 +85,18 @@ export class FrameDelivery {
     const value = this.rawValue;
     this.rawValue = undefined;
     return value;
+  }
+
+  /** A binary format's decoded event (or an SDK's event object): mapped as it is, surfaced raw as it is. */
+  private deliverEvent(event: AnyFrame): boolean {
+    const tracker = this.tracker;
+    const stop: unknown = (this.mapper as AnyStreamMapper).map(event, this.target as MapperTarget);
+    if (stop !== true && stop !== false && stop !== undefined) throw mapResultError(stop);
+    if (this.rawRequested || !tracker.wasMapped()) {
+      const raw = this.rawValue === undefined ? event : this.takeRawValue();
+      if (raw !== CONSUMED) tracker.onUnmappedRawEvent(raw);
+    }
+    return stop === true;
   }
 
   private deliverLine(line: NdjsonLine): boolean {

@@ -1,6 +1,6 @@
 import { describeError } from '../handler/describe-error';
 import { StreamError } from '../handler/stream-error';
-import type { WireFrame } from '../wire/wire-decoder';
+import type { AnyFrame } from './wire-plan';
 import type { FrameDelivery } from './frame-delivery';
 import type { RunState } from './run-state';
 import type { SafeHandler } from './safe-handler';
@@ -26,7 +26,7 @@ export class FramePump {
    * frame that could not be mapped). When a callback returned a promise, the frames after it wait
    * for it and the answer is a promise; the sync path stays a plain loop.
    */
-  deliverAll(frames: readonly WireFrame[]): boolean | Promise<boolean> {
+  deliverAll(frames: readonly AnyFrame[]): boolean | Promise<boolean> {
     const at = this.deliverFrom(frames, 0);
     if (at === STOP) return true;
     if (!this.safe.busy) return false;
@@ -37,16 +37,16 @@ export class FramePump {
    * Delivers `frames` from `from` on, until a callback's promise is pending: `STOP` when reading
    * should stop, else the index to go on from (`frames.length` once all were delivered).
    */
-  private deliverFrom(frames: readonly WireFrame[], from: number): number {
+  private deliverFrom(frames: readonly AnyFrame[], from: number): number {
     const delivery = this.delivery;
     const run = this.run;
     for (let i = from; i < frames.length; i++) {
-      const frame = frames[i] as WireFrame;
+      const frame = frames[i] as AnyFrame;
       let stop: boolean;
       try {
         stop = delivery.deliver(frame);
       } catch (error) {
-        const text = 'data' in frame ? frame.data : 'text' in frame ? frame.text : undefined;
+        const text = 'data' in frame && typeof frame.data === 'string' ? frame.data : 'text' in frame && typeof frame.text === 'string' ? frame.text : undefined;
         this.fail(new StreamError('malformed', `A frame could not be mapped: ${describeError(error)}`, { cause: error, frame: text }));
         return STOP;
       }
@@ -57,7 +57,7 @@ export class FramePump {
   }
 
   /** The rest of `deliverAll` once a callback's promise is pending: each frame waits for the callbacks before it. */
-  private async deliverRest(frames: readonly WireFrame[], from: number): Promise<boolean> {
+  private async deliverRest(frames: readonly AnyFrame[], from: number): Promise<boolean> {
     let at = from;
     for (;;) {
       await this.safe.drained();

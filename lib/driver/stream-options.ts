@@ -1,9 +1,10 @@
 import type { ChatResponse } from '../handler/types';
 import { describeValue } from '../parts/describe-value';
 import type { ChunkReader } from '../transport/byte-source';
-import type { FormatOption } from '../wire/sniff-format';
-import type { MapperFactory, StreamMapper } from '../providers/stream-mapper';
-import type { SseFrame, WireFormat } from '../wire/types';
+import type { FormatOption } from './format-choice';
+import type { StreamMapper } from '../providers/stream-mapper';
+import type { AnyProviderDescriptor } from '../providers/provider-descriptor';
+import type { SseFrame } from '../wire/types';
 import type { StreamRelay } from './stream-relay';
 import type { ObservationOptions } from '../telemetry/chat-model-listener';
 
@@ -49,8 +50,13 @@ export interface StreamLimits {
 
 /** Options of `consumeStream` for a provider partstream maps itself. */
 export interface ProviderStreamOptions extends StreamLimits, ObservationOptions {
-  /** The wire format of the source, or `auto` (the default) to recognise it from the first frames. */
+  /**
+   * The wire format of the source, or `auto` (the default) to recognise it from the first frames,
+   * or a custom provider's `ProviderDescriptor` (SPEC §15).
+   */
   readonly format?: FormatOption | undefined;
+  /** Custom providers that `auto` tries first, before partstream's own (each recognised by its `sniff` rule). */
+  readonly providers?: readonly AnyProviderDescriptor[] | undefined;
   readonly adapter?: undefined;
   /**
    * Only with `format: 'partstream'`: the events up to this sequence are applied without a
@@ -59,7 +65,7 @@ export interface ProviderStreamOptions extends StreamLimits, ObservationOptions 
   readonly fromSequence?: number | undefined;
 }
 
-/** How a body is framed: Server-Sent Events or one JSON value per line. */
+/** How an adapter's body is framed: Server-Sent Events or one JSON value per line. */
 export type Framing = 'sse' | 'ndjson';
 
 /** A mapper that says how its body is framed (then `consumeStream` needs no `format`). */
@@ -105,10 +111,8 @@ export interface SecretRedaction {
   rawEvent(rawEvent: unknown): unknown;
 }
 
-/** Options of `startStream`: those of `consumeStream`, plus the mappers to use. */
+/** Options of `startStream`: those of `consumeStream`, plus how secrets are redacted. */
 export interface StartStreamOptions extends ProviderStreamOptions {
-  /** Creates the mapper once the format is known; partstream's own mappers by default. */
-  readonly createMapper?: MapperFactory;
   /**
    * Applied to the stream's error (before `onError` and the outcome) and to every raw event
    * (before `onUnmappedRawEvent`), so that a secret the server echoes never reaches them.
@@ -123,7 +127,6 @@ export interface StartStreamOptions extends ProviderStreamOptions {
  */
 export type OpenStream = (signal: AbortSignal) => Promise<ChunkReader>;
 
-const FORMATS: readonly string[] = ['openai-chat', 'openai-responses', 'anthropic', 'gemini', 'ollama', 'partstream', 'auto'];
 const FRAMINGS: readonly string[] = ['sse', 'ndjson'];
 const MAX_TIMEOUT_MS = 2 ** 31 - 1;
 
@@ -141,14 +144,9 @@ export function checkOptions(options: ConsumeStreamOptions | StartStreamOptions)
     if (adapter === null || (typeof adapter !== 'function' && typeof adapter !== 'object')) {
       throw new TypeError(`Expected adapter to be a StreamMapper or a function that creates one, got ${describeValue(adapter)}`);
     }
-    if (options.format !== undefined && !FRAMINGS.includes(options.format)) {
+    if (options.format !== undefined && !FRAMINGS.includes(options.format as string)) {
       throw new TypeError(`Expected format to be sse or ndjson with an adapter, got ${describeValue(options.format)}`);
     }
-    if ('createMapper' in options && options.createMapper !== undefined) {
-      throw new TypeError('Expected either adapter or createMapper, got both');
-    }
-  } else if (options.format !== undefined && !FORMATS.includes(options.format)) {
-    throw new TypeError(`Expected format to be one of ${FORMATS.join(', ')}, got ${describeValue(options.format)}`);
   }
   const timeout = options.idleTimeoutMs;
   if (timeout !== undefined && !(typeof timeout === 'number' && timeout > 0 && timeout <= MAX_TIMEOUT_MS)) {
@@ -168,13 +166,10 @@ export function checkOptions(options: ConsumeStreamOptions | StartStreamOptions)
   }
   const from: unknown = 'fromSequence' in options ? options.fromSequence : undefined;
   if (from !== undefined) {
-    if (options.format !== 'partstream') throw new TypeError(`Expected fromSequence only with format 'partstream', got format ${describeValue(options.format)}`);
+    const format: unknown = options.format;
+    if (format !== 'partstream') throw new TypeError(`Expected fromSequence only with format 'partstream', got format ${describeValue(options.format)}`);
     if (typeof from !== 'number' || !Number.isSafeInteger(from) || from < 0) {
       throw new TypeError(`Expected fromSequence to be a whole number ≥ 0, got ${describeValue(from)}`);
     }
-  }
-  const createMapper = 'createMapper' in options ? options.createMapper : undefined;
-  if (createMapper !== undefined && typeof createMapper !== 'function') {
-    throw new TypeError(`Expected createMapper to be a function, got ${describeValue(createMapper)}`);
   }
 }

@@ -8,7 +8,7 @@ import type { MapperTarget } from '../providers/stream-mapper';
 import { MappingTrackingHandler } from '../tracker/mapping-tracking-handler';
 import type { ChunkReader } from '../transport/byte-source';
 import { Utf8Decoder } from '../transport/utf8-chunk-decoder';
-import type { FrameDecoder } from '../wire/frame-decoder';
+import type { FrameDecoder, FrameDecoderEnd } from '../wire/frame-decoder';
 import type { WireFrame } from '../wire/wire-decoder';
 import { FrameDelivery } from './frame-delivery';
 import { FramePump } from './frame-pump';
@@ -21,7 +21,9 @@ import { failedWait, StreamGuard, type Interrupted } from './stream-guard';
 import type { ObservationOptions } from '../telemetry/chat-model-listener';
 import type { OpenStream, SecretRedaction, StreamLimits, StreamOutcome } from './stream-options';
 import type { StreamRecorder } from './stream-relay';
-import type { AnyStreamMapper, FramedDecoder } from './wire-plan';
+import type { AnyFrame, AnyStreamMapper, ChunkDecoder, FramedDecoder } from './wire-plan';
+
+const NO_FRAMES: readonly AnyFrame[] = Object.freeze([]);
 
 /** How a failed read and a failed request are introduced in the network error. */
 const READ_FAILED = 'The connection failed while reading the stream';
@@ -65,6 +67,8 @@ export class StreamRun {
   private reader: ChunkReader | null = null;
   private mapper: AnyStreamMapper | null = null;
   private readonly text = new Utf8Decoder();
+  /** Where raw chunks go before any text decoding (a binary format, or `auto` judging the first bytes); null: the text path. */
+  private chunks: ChunkDecoder | null;
   /** The plan until the format is known; then the format's own decoder. */
   private frameDecoder: FrameDecoder<WireFrame>;
   private framePump: FramePump | null = null;
@@ -83,8 +87,9 @@ export class StreamRun {
     attempts?: () => HttpAttempts,
   ) {
     this.frameDecoder = decoder;
+    this.chunks = decoder.chunkDecoder;
     this.controller = new StreamController(limits.signal, this.state);
-    const observer = observeStream(limits, { format: () => decoder.adapterName, partial: () => this.bridge.partialResponse(), attempts });
+    const observer = observeStream(limits, { format: () => decoder.adapterName, provider: () => decoder.descriptor?.telemetry ?? null, partial: () => this.bridge.partialResponse(), attempts });
     this.observer = observer;
     this.safe = new SafeHandler(observer === null ? handler : observer.observe(handler, () => this.outcome()), this.controller, redaction);
     this.bridge = new PartsBridge(this.safe);
@@ -217,17 +222,24 @@ export class StreamRun {
 
   /** Decodes one read and delivers its frames; a promise only when a callback's promise is pending. */
   private take(read: IteratorResult<Uint8Array | string, unknown>): Step | Promise<Step> {
-    let frames: readonly WireFrame[];
-    let last: readonly WireFrame[] | null = null;
+    let frames: readonly AnyFrame[];
+    let last: readonly AnyFrame[] | null = null;
     try {
+      const chunks = this.chunks;
       if (read.done) {
         this.state.markSourceEnded();
-        frames = this.frameDecoder.feed(this.text.end());
-        const end = this.frameDecoder.flush();
+        let end: FrameDecoderEnd<AnyFrame>;
+        if (chunks !== null) {
+          frames = NO_FRAMES;
+          end = chunks.endChunks(this.text);
+        } else {
+          frames = this.frameDecoder.feed(this.text.end());
+          end = this.frameDecoder.flush();
+        }
         last = end.frames;
         this.truncatedFrame = end.truncatedFrame;
       } else {
-        frames = this.frameDecoder.feed(this.text.decode(read.value));
+        frames = chunks !== null ? chunks.feedChunk(read.value, this.text) : this.frameDecoder.feed(this.text.decode(read.value));
       }
     } catch (error) {
       this.fail(new StreamError('format', describeError(error), { cause: error }));
@@ -243,6 +255,7 @@ export class StreamRun {
       this.framePump = pump;
       // The plan until the format is known; then the format's own decoder, called directly.
       this.frameDecoder = plan.frameDecoder ?? plan;
+      this.chunks = plan.chunkDecoder;
     }
     if (pump === null) return this.afterDelivery(false, last);
     const stop = pump.deliverAll(frames);
@@ -253,7 +266,7 @@ export class StreamRun {
   }
 
   /** `take` once a callback's promise is pending: the rest waits for it. */
-  private async deliverLater(pump: FramePump, pending: Promise<boolean>, rest: readonly WireFrame[] | null, last = rest): Promise<Step> {
+  private async deliverLater(pump: FramePump, pending: Promise<boolean>, rest: readonly AnyFrame[] | null, last = rest): Promise<Step> {
     let stop = await pending;
     if (!stop && rest !== null) {
       const more = pump.deliverAll(rest);
@@ -263,7 +276,7 @@ export class StreamRun {
   }
 
   /** Where reading goes after a read's frames were delivered (`stop`: the delivery ended the stream). */
-  private afterDelivery(stop: boolean, last: readonly WireFrame[] | null): Step {
+  private afterDelivery(stop: boolean, last: readonly AnyFrame[] | null): Step {
     if (stop) {
       this.truncatedFrame = false;
       return FINISH;

@@ -1,7 +1,6 @@
 import type { IncompleteToolCall } from '../bridge/parts-bridge';
 import type { ChatResponseMetadata, StreamingChatResponseHandler, StreamingHandle } from '../handler/types';
 import type { MessagePart } from '../parts/types';
-import type { SseFrame, WireFormat } from '../wire/types';
 
 
 /**
@@ -61,10 +60,11 @@ export interface MapperTarget {
  * stream; stateful. `consumeStream` calls `map` once per event (after resetting the tracker, and
  * surfaces the event raw when nothing typed fired), then `end` once when the bytes run out.
  *
- * `E` is `SseFrame` for SSE formats and the parsed JSON value of a line for NDJSON.
+ * `E` is `SseFrame` for SSE formats, the parsed JSON value of a line for NDJSON, and the decoded
+ * frame for a binary format.
  */
 export interface StreamMapper<E> {
-  /** How this mapper's events are framed: `sse` (E is `SseFrame`), `ndjson` (E is a line's parsed JSON) or `aws-eventstream` (E is an `EventStreamFrame`). */
+  /** How this mapper's events are framed: `sse` (E is `SseFrame`), `ndjson` (E is a line's parsed JSON) or `aws-eventstream` (E is a decoded binary frame). */
   readonly framing: 'sse' | 'ndjson' | 'aws-eventstream';
   /**
    * Map one event, synchronously. Returns true once the format's terminal event was seen (the
@@ -94,6 +94,3 @@ export interface StreamMapper<E> {
    */
   metadataSoFar?(): ChatResponseMetadata;
 }
-
-/** A mapper for each wire format (SSE formats map `SseFrame`s, Ollama maps parsed JSON lines). */
-export type MapperFactory = (format: WireFormat) => StreamMapper<SseFrame> | StreamMapper<unknown>;

@@ -1,3 +1,4 @@
+import type { ProviderTelemetry } from '../providers/provider-descriptor';
 import type { ChatResponse } from '../handler/types';
 import type { LoggingOptions } from './log-listener';
 
@@ -45,6 +46,12 @@ export interface ChatModelRequestContext {
   readonly conversationId: string | null;
   /** One map per stream, shared by all its listeners, for a listener's own state (a span, say). */
   readonly attributes: Map<unknown, unknown>;
+  /**
+   * What the format's provider descriptor says for telemetry (SPEC §15): its GenAI names, and how
+   * its request body reads as `gen_ai.request.*` attributes and as messages. Null while the format
+   * is still being recognised, and for a bare adapter.
+   */
+  readonly providerTelemetry: ProviderTelemetry | null;
   /** What was aggregated so far; built only when called. */
   partial(): ChatResponse;
 }

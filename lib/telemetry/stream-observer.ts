@@ -14,7 +14,7 @@ import type {
 import { callListener } from './isolated-call';
 import { checkListener, globalListeners } from './listener-registry';
 import { logListener } from './log-listener';
-import { operationName, providerName } from './provider-names';
+import type { ProviderTelemetry } from '../providers/provider-descriptor';
 
 /** What an HTTP client tells the observer of its attempts (read once, at the end). */
 export interface HttpAttempts {
@@ -26,6 +26,8 @@ export interface HttpAttempts {
 export interface ObservedStream {
   /** The format (`auto` until recognised, then the recognised one), or `custom` for an adapter. */
   format(): string;
+  /** The telemetry facts of the format's provider, once the format is known (null before, and for a bare adapter). */
+  provider(): ProviderTelemetry | null;
   /** What is aggregated so far. */
   partial(): ChatResponse;
   /** The HTTP client's attempts, when there is a client. */
@@ -110,14 +112,16 @@ export class StreamObserver {
     const startTime = telemetry.startTime ?? wallNow;
     this.origin = now() - Math.max(0, wallNow - startTime);
     const format = stream.format();
+    const facts = stream.provider();
     this.ownProvider = telemetry.provider === undefined;
     const server: ObservedServer | null =
       telemetry.serverAddress === undefined ? null : Object.freeze({ address: telemetry.serverAddress, port: telemetry.serverPort ?? 443 });
     this.context = Object.freeze({
       streamId: `${STREAM_PREFIX}-${++streamCount}`,
       format,
-      provider: telemetry.provider ?? providerName(format),
-      operation: telemetry.operation ?? operationName(format),
+      provider: telemetry.provider ?? facts?.providerName ?? format,
+      operation: telemetry.operation ?? facts?.operationName ?? 'chat',
+      providerTelemetry: facts,
       requestModel: telemetry.requestModel ?? null,
       request: telemetry.request,
       server,
@@ -181,10 +185,12 @@ export class StreamObserver {
     const at = now();
     const attempts = this.stream.attempts?.();
     const format = this.stream.format();
+    const facts = this.stream.provider();
     const context: ChatModelEndContext = {
       ...this.context,
       format,
-      provider: this.ownProvider ? providerName(format) : this.context.provider,
+      providerTelemetry: facts,
+      provider: this.ownProvider ? (facts?.providerName ?? format) : this.context.provider,
       outcome,
       timings: Object.freeze({
         timeToHeadersMs: this.headersAt === null ? null : this.headersAt - this.origin,

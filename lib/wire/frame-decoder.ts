@@ -28,6 +28,17 @@ export interface FrameDecoder<F> {
   readonly failure: StreamError | null;
 }
 
+/**
+ * Splits a binary body into frames (AWS's event stream): `feed` the bytes as they arrive, then
+ * `flush` once; the same contract as `FrameDecoder`, on bytes instead of text.
+ */
+export interface ByteFrameDecoder<F> {
+  feed(chunk: Uint8Array): readonly F[];
+  flush(): FrameDecoderEnd<F>;
+  readonly ended: boolean;
+  readonly failure: StreamError | null;
+}
+
 /** One NDJSON line: its parsed JSON value, or its text when it is not JSON. */
 export type NdjsonLine =
   | { readonly ok: true; readonly value: unknown }

@@ -1,21 +1,21 @@
 import {
-  ANTHROPIC_EVENTS,
   classifySseData,
+  classifySseEvent,
   decided,
-  EXPECTED,
+  expectedText,
   formatError,
   jsonDocumentVerdict,
   jsonLineVerdict,
   QUOTED,
   tooLarge,
   UNDECIDED,
-  type FormatOption,
+  type SniffPlan,
   type SniffResult,
 } from './sniff-verdicts';
 import { SniffLine } from './sniff-line';
 import { StreamError } from '../handler/stream-error';
 
-export type { FormatOption, SniffResult } from './sniff-verdicts';
+export type { SniffPlan, SniffResult } from './sniff-verdicts';
 
 /** How much text `sniffFormat` may need before it gives up (1 MiB). */
 export const SNIFF_LIMIT = 1 << 20;
@@ -62,7 +62,7 @@ export class FormatSniffer {
   private frameSize = 0;
 
   constructor(
-    private readonly expected: FormatOption = 'auto',
+    private readonly plan: SniffPlan,
     private readonly maxFrameBytes: number = Infinity,
   ) {}
 
@@ -81,7 +81,7 @@ export class FormatSniffer {
     }
     // A decision that needs more than the limit fails the same way however the body was split.
     if (result.type === 'undecided' && this.total > SNIFF_LIMIT) {
-      result = formatError(this.expected, `no recognisable frame in the first ${SNIFF_LIMIT} characters`, this.head);
+      result = formatError(this.plan, `no recognisable frame in the first ${SNIFF_LIMIT} characters`, this.head);
     }
     return this.settle(result);
   }
@@ -132,11 +132,11 @@ export class FormatSniffer {
   private finish(): SniffResult {
     switch (this.phase) {
       case 'leading':
-        return this.expected === 'auto'
-          ? { type: 'failed', error: new StreamError('truncated', `The stream ended before its first event: the body was empty (expected ${EXPECTED.auto})`) }
-          : decided(this.expected);
+        return this.plan.expected === null
+          ? { type: 'failed', error: new StreamError('truncated', `The stream ended before its first event: the body was empty (expected ${expectedText(this.plan)})`) }
+          : decided(this.plan.expected.format);
       case 'html':
-        return formatError(this.expected, 'an HTML document', this.line.head);
+        return formatError(this.plan, 'an HTML document', this.line.head);
       case 'json-line':
         return this.jsonFirstLine(this.line.take(), true);
       case 'json-document':
@@ -144,9 +144,9 @@ export class FormatSniffer {
       case 'sse': {
         const result = this.line.length === 0 ? null : this.sseLine(this.line.take());
         if (result !== null) return result;
-        if (this.data.length > 0) return classifySseData(this.data.join('\n'));
-        if (this.expected !== 'auto') return decided(this.expected);
-        return { type: 'failed', error: new StreamError('truncated', `The stream ended before its first event (expected ${EXPECTED.auto})`) };
+        if (this.data.length > 0) return classifySseData(this.plan, this.data.join('\n'));
+        if (this.plan.expected !== null) return decided(this.plan.expected.format);
+        return { type: 'failed', error: new StreamError('truncated', `The stream ended before its first event (expected ${expectedText(this.plan)})`) };
       }
       default:
         return assertNever(this.phase);
@@ -159,7 +159,7 @@ export class FormatSniffer {
     const cr = text.indexOf('\r', at);
     const end = lf === -1 ? cr : cr === -1 ? lf : Math.min(lf, cr);
     this.line.extend(text, at, end === -1 ? text.length : end);
-    return end !== -1 || this.line.length >= QUOTED ? formatError(this.expected, 'an HTML document', this.line.head) : UNDECIDED;
+    return end !== -1 || this.line.length >= QUOTED ? formatError(this.plan, 'an HTML document', this.line.head) : UNDECIDED;
   }
 
   /** The body starts with `{` or `[`: NDJSON, or a (possibly pretty-printed) JSON document such as an error body. */
@@ -168,7 +168,8 @@ export class FormatSniffer {
     this.line.extend(text, at, lf === -1 ? text.length : lf);
     if (lf === -1) {
       // An Ollama first line longer than the limit is still Ollama (only error lines are read whole).
-      if (this.expected === 'ollama' && this.judged === SNIFF_LIMIT) return decided('ollama');
+      const expected = this.plan.expected;
+      if (expected !== null && expected.framing === 'ndjson' && this.judged === SNIFF_LIMIT) return decided(expected.format);
       return this.ndjsonLineLength() > this.maxFrameBytes ? tooLarge('An NDJSON line', this.maxFrameBytes) : UNDECIDED;
     }
     if (this.ndjsonLineLength() > this.maxFrameBytes) return tooLarge('An NDJSON line', this.maxFrameBytes);
@@ -183,14 +184,14 @@ export class FormatSniffer {
 
   private jsonFirstLine(line: string, ended: boolean): SniffResult {
     // Not one JSON value per line: a pretty-printed document, readable once it has all arrived.
-    return jsonLineVerdict(line, this.expected) ?? (ended ? this.jsonDocument() : UNDECIDED);
+    return jsonLineVerdict(line, this.plan) ?? (ended ? this.jsonDocument() : UNDECIDED);
   }
 
   /** The whole body (it ended within the limit) as one JSON document. */
   private jsonDocument(): SniffResult {
     const text = this.takeText();
     this.held.push(text);
-    return jsonDocumentVerdict(text, this.expected);
+    return jsonDocumentVerdict(text, this.plan);
   }
 
   /** The body starts like text: Server-Sent Events, or something else (a plain-text error). */
@@ -234,7 +235,7 @@ export class FormatSniffer {
   /** A complete SSE line: the verdict, or null to read on. */
   private sseLine(line: string): SniffResult | null {
     if (line === '') {
-      if (this.data.length > 0) return classifySseData(this.data.join('\n'));
+      if (this.data.length > 0) return classifySseData(this.plan, this.data.join('\n'));
       this.frameSize = 0;
       return null;
     }
@@ -246,23 +247,22 @@ export class FormatSniffer {
 
   private sseField(line: string): SniffResult | null {
     if (line.charCodeAt(0) === COLON /* comment */) return null;
-    const expected = this.expected;
+    const plan = this.plan;
+    const expected = plan.expected;
     const colon = line.indexOf(':');
     const field = colon === -1 ? line : line.slice(0, colon);
     if (field === 'id' || field === 'retry') return null;
     const quote = line.slice(0, QUOTED);
-    if (field !== 'event' && field !== 'data') return formatError(expected, this.notSse(), quote);
-    if (expected === 'ollama') return formatError(expected, 'Server-Sent Events', quote);
-    if (expected !== 'auto') return decided(expected);
+    if (field !== 'event' && field !== 'data') return formatError(plan, this.notSse(), quote);
+    if (expected !== null && expected.framing !== 'sse') return formatError(plan, 'Server-Sent Events', quote);
+    if (expected !== null) return decided(expected.format);
     const value = colon === -1 ? '' : line.slice(line.charCodeAt(colon + 1) === SPACE ? colon + 2 : colon + 1);
     if (field === 'data') {
       this.data.push(value);
       return null;
     }
-    if (ANTHROPIC_EVENTS.has(value)) return decided('anthropic');
-    // A relay body's first event (SPEC §13): no provider names an event `start`.
-    if (value === 'start') return decided('partstream');
-    if (value.startsWith('response.')) return decided('openai-responses');
+    const known = classifySseEvent(plan, value);
+    if (known !== null) return known;
     this.data = [];
     return null;
   }
@@ -275,19 +275,20 @@ export class FormatSniffer {
   private sseLineStart(): SniffResult {
     const head = this.line.head;
     if (head.charCodeAt(0) === COLON) return UNDECIDED;
-    const expected = this.expected;
+    const plan = this.plan;
+    const expected = plan.expected;
     const quote = this.line.length >= QUOTED ? head : null;
     const colon = head.indexOf(':');
-    if (colon === -1) return quote === null ? UNDECIDED : formatError(expected, this.notSse(), quote);
+    if (colon === -1) return quote === null ? UNDECIDED : formatError(plan, this.notSse(), quote);
     const field = head.slice(0, colon);
     if (field === 'id' || field === 'retry') return UNDECIDED;
-    if (field !== 'event' && field !== 'data') return quote === null ? UNDECIDED : formatError(expected, this.notSse(), quote);
-    if (expected === 'ollama') return quote === null ? UNDECIDED : formatError(expected, 'Server-Sent Events', quote);
-    return expected === 'auto' ? UNDECIDED : decided(expected);
+    if (field !== 'event' && field !== 'data') return quote === null ? UNDECIDED : formatError(plan, this.notSse(), quote);
+    if (expected !== null && expected.framing !== 'sse') return quote === null ? UNDECIDED : formatError(plan, 'Server-Sent Events', quote);
+    return expected === null ? UNDECIDED : decided(expected.format);
   }
 
   private notSse(): string {
-    return this.expected === 'ollama' ? 'text that is not NDJSON' : 'text that is not Server-Sent Events';
+    return this.plan.expected?.framing === 'ndjson' ? 'text that is not NDJSON' : 'text that is not Server-Sent Events';
   }
 }
 
@@ -296,23 +297,21 @@ function assertNever(value: never): never {
 }
 
 /**
- * Looks at the first text of a body and says which wire format it is — or, when `expected` is a
- * format, whether the body is that format's framing at all. Returns `undecided` until it has seen
- * enough (the first event for SSE, the first line for NDJSON, the whole body for a JSON document;
- * `ended` says the body is complete). SSE formats are told apart by event name (`message_start` …
- * for Anthropic, `response.*` for OpenAI Responses) or by the first event's data (`choices` /
- * `chat.completion.chunk` for OpenAI Chat, `candidates` / `usageMetadata` for Gemini); NDJSON
- * lines with `message`, `done` or `model` + `created_at` are Ollama. Only the first `SNIFF_LIMIT`
- * characters are judged: a body undecided by then fails.
+ * Looks at the first text of a body and says which format of `plan` it is — or, when the plan
+ * names one format, whether the body is that format's framing at all. Returns `undecided` until it
+ * has seen enough (the first event for SSE, the first line for NDJSON, the whole body for a JSON
+ * document; `ended` says the body is complete). SSE formats are told apart by event name or by the
+ * first event's data, NDJSON formats by the first line, each as its `SniffRule` says. Only the
+ * first `SNIFF_LIMIT` characters are judged: a body undecided by then fails.
  *
  * A body that is none of them fails with a `StreamError`: kind `provider` (the provider's message,
  * code and body) for a JSON error body such as Gemini's pretty-printed 404, kind `format` naming what
  * was expected and what was found (an HTML page, plain text, JSON of no known shape), kind
- * `truncated` for a body that ended before any event (only when the format is `auto`). For text
+ * `truncated` for a body that ended before any event (only when no format is named). For text
  * arriving piece by piece, `FormatSniffer` gives the same verdicts in linear time.
  */
-export function sniffFormat(body: string, ended: boolean, expected: FormatOption = 'auto'): SniffResult {
-  const sniffer = new FormatSniffer(expected);
+export function sniffText(body: string, ended: boolean, plan: SniffPlan): SniffResult {
+  const sniffer = new FormatSniffer(plan);
   const result = sniffer.feed(body);
   return result.type === 'undecided' && ended ? sniffer.end() : result;
 }

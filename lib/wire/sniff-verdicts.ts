@@ -2,47 +2,39 @@ import { frameTooLarge } from './frame-decoder';
 import { providerErrorDetails } from './provider-error-body';
 import { isJsonObject, type JsonObject } from './read-json';
 import { StreamError } from '../handler/stream-error';
-import type { BodyFormat } from '../wire/types';
+import type { SniffCandidate } from './sniff-rule';
 
 // The verdicts of format sniffing: what each format looks like in its first frame, and the
 // failures that name what was expected and what was found. The reading itself is in sniff-format.
 
-/** A wire format, or `auto` to recognise it from the first frames. */
-export type FormatOption = BodyFormat | 'auto';
+/**
+ * What the sniffer looks for: one named format (`expected`), or any of `candidates` (`expected`
+ * null: `format: 'auto'`), tried in order.
+ */
+export interface SniffPlan {
+  readonly expected: SniffCandidate | null;
+  readonly candidates: readonly SniffCandidate[];
+}
 
 /** What the first bytes of a body say: need more text, this format, or not a readable stream. */
 export type SniffResult =
   | { readonly type: 'undecided' }
-  | { readonly type: 'format'; readonly format: BodyFormat }
+  | { readonly type: 'format'; readonly format: string }
   | { readonly type: 'failed'; readonly error: StreamError };
 
 /** The verdict while more text is needed. */
 export const UNDECIDED: SniffResult = Object.freeze({ type: 'undecided' });
 
-/** What each format option expects, as a failure message names it. */
-export const EXPECTED: Readonly<Record<FormatOption, string>> = {
-  'openai-chat': 'an OpenAI Chat Completions stream (Server-Sent Events)',
-  'openai-responses': 'an OpenAI Responses stream (Server-Sent Events)',
-  anthropic: 'an Anthropic Messages stream (Server-Sent Events)',
-  gemini: 'a Gemini streamGenerateContent stream (Server-Sent Events, alt=sse)',
-  ollama: 'an Ollama /api/chat stream (NDJSON)',
-  partstream: 'a partstream relay stream (Server-Sent Events, x-partstream-wire: 1)',
-  auto: 'a stream of a known format (OpenAI Chat or Responses, Anthropic or Gemini SSE, Ollama NDJSON)',
-};
-
-/** The SSE event names that only an Anthropic stream sends. */
-export const ANTHROPIC_EVENTS: ReadonlySet<string> = new Set([
-  'message_start',
-  'message_delta',
-  'message_stop',
-  'content_block_start',
-  'content_block_delta',
-  'content_block_stop',
-  'ping',
-]);
+/** What a plan expects, as a failure message names it. */
+export function expectedText(plan: SniffPlan): string {
+  if (plan.expected !== null) return plan.expected.expected;
+  const names = plan.candidates.filter((candidate) => candidate.sniff !== null).map((candidate) => candidate.name);
+  const list = names.length <= 1 ? names.join('') : `${names.slice(0, -1).join(', ')} or ${names[names.length - 1] as string}`;
+  return `a stream of a known format (${list})`;
+}
 
 /** The verdict for a recognised format. */
-export function decided(format: BodyFormat): SniffResult {
+export function decided(format: string): SniffResult {
   return { type: 'format', format };
 }
 
@@ -55,8 +47,8 @@ function snippet(text: string): string {
  * The `format` failure. `evidence` is what is quoted: always the same text however the body was
  * split (a complete line, the whole body, or a fixed-length prefix), so the message is too.
  */
-export function formatError(expected: FormatOption, found: string, evidence: string): SniffResult {
-  return { type: 'failed', error: new StreamError('format', `Expected ${EXPECTED[expected]}, got ${found}: ${snippet(evidence)}`, { frame: evidence.slice(0, 2048) }) };
+export function formatError(plan: SniffPlan, found: string, evidence: string): SniffResult {
+  return { type: 'failed', error: new StreamError('format', `Expected ${expectedText(plan)}, got ${found}: ${snippet(evidence)}`, { frame: evidence.slice(0, 2048) }) };
 }
 
 /** How much of a first line is enough to quote it. */
@@ -78,25 +70,40 @@ export function parseJson(text: string): { ok: true; value: unknown } | { ok: fa
   }
 }
 
-/** True for a parsed NDJSON line shaped like an Ollama chat chunk. */
-export function looksLikeOllama(value: JsonObject): boolean {
-  return 'message' in value || typeof value.done === 'boolean' || (typeof value.model === 'string' && typeof value.created_at === 'string');
+/** The first candidate whose SSE event-name rule accepts `name`, or null. */
+export function classifySseEvent(plan: SniffPlan, name: string): SniffResult | null {
+  for (const candidate of plan.candidates) {
+    const rule = candidate.sniff?.sseEvent;
+    if (rule !== undefined && candidate.framing === 'sse' && rule(name)) return decided(candidate.format);
+  }
+  return null;
 }
 
-/** Recognises the SSE format of a first event from its data (and event name). */
-export function classifySseData(data: string): SniffResult {
+/** Recognises the SSE format of a first event from its data. */
+export function classifySseData(plan: SniffPlan, data: string): SniffResult {
   const evidence = `data: ${data}`;
-  if (data.trim() === '[DONE]') return decided('openai-chat');
+  const trimmed = data.trim();
+  for (const candidate of plan.candidates) {
+    if (candidate.framing === 'sse' && candidate.sniff?.sseSentinel === trimmed) return decided(candidate.format);
+  }
   const parsed = parseJson(data);
-  if (!parsed.ok || !isJsonObject(parsed.value)) return formatError('auto', 'an SSE event whose data is not a JSON object', evidence);
+  if (!parsed.ok || !isJsonObject(parsed.value)) return formatError(plan, 'an SSE event whose data is not a JSON object', evidence);
   const value = parsed.value;
-  const type = typeof value.type === 'string' ? value.type : '';
-  if (type.startsWith('response.')) return decided('openai-responses');
-  if (ANTHROPIC_EVENTS.has(type)) return decided('anthropic');
-  if (type === 'error') return decided(isJsonObject(value.error) ? 'anthropic' : 'openai-responses');
-  if ('choices' in value || value.object === 'chat.completion.chunk') return decided('openai-chat');
-  if ('candidates' in value || 'usageMetadata' in value || 'promptFeedback' in value || 'modelVersion' in value) return decided('gemini');
-  return providerError(value) ?? formatError('auto', 'an SSE stream whose first event matches none of them', evidence);
+  for (const candidate of plan.candidates) {
+    const rule = candidate.sniff?.sseData;
+    if (rule !== undefined && candidate.framing === 'sse' && rule(value)) return decided(candidate.format);
+  }
+  return providerError(value) ?? formatError(plan, 'an SSE stream whose first event matches none of them', evidence);
+}
+
+/** The candidate whose NDJSON rule accepts a first line's object (the named one accepts any object), or null. */
+function classifyJsonLine(plan: SniffPlan, value: JsonObject): SniffResult | null {
+  if (plan.expected !== null) return plan.expected.framing === 'ndjson' ? decided(plan.expected.format) : null;
+  for (const candidate of plan.candidates) {
+    const rule = candidate.sniff?.jsonLine;
+    if (rule !== undefined && candidate.framing === 'ndjson' && rule(value)) return decided(candidate.format);
+  }
+  return null;
 }
 
 /**
@@ -104,22 +111,23 @@ export function classifySseData(data: string): SniffResult {
  * first line, or JSON of no known shape; null when the line is not JSON on its own (a
  * pretty-printed document, judged whole by `jsonDocumentVerdict` once it has arrived).
  */
-export function jsonLineVerdict(line: string, expected: FormatOption): SniffResult | null {
+export function jsonLineVerdict(line: string, plan: SniffPlan): SniffResult | null {
   const parsed = parseJson(line);
   if (!parsed.ok) return null;
   const error = providerError(parsed.value);
   if (error !== null) return error;
   const value = parsed.value;
-  if (isJsonObject(value) && (expected === 'ollama' || (expected === 'auto' && looksLikeOllama(value)))) return decided('ollama');
-  return formatError(expected, expected === 'auto' ? 'JSON of no known shape' : 'JSON instead', line);
+  const known = isJsonObject(value) ? classifyJsonLine(plan, value) : null;
+  return known ?? formatError(plan, plan.expected === null ? 'JSON of no known shape' : 'JSON instead', line);
 }
 
 /** The verdict on a whole body (it ended within the sniffing limit) read as one JSON document. */
-export function jsonDocumentVerdict(text: string, expected: FormatOption): SniffResult {
+export function jsonDocumentVerdict(text: string, plan: SniffPlan): SniffResult {
   const whole = parseJson(text);
-  if (whole.ok) return providerError(whole.value) ?? formatError(expected, 'a JSON document, not a stream', text);
-  // A first line cut short is an Ollama stream that ended mid-line: its decoder reports that.
-  return expected === 'ollama' ? decided('ollama') : formatError(expected, 'text that is neither SSE nor JSON', text);
+  if (whole.ok) return providerError(whole.value) ?? formatError(plan, 'a JSON document, not a stream', text);
+  // A first line cut short is an NDJSON stream that ended mid-line: its decoder reports that.
+  const expected = plan.expected;
+  return expected !== null && expected.framing === 'ndjson' ? decided(expected.format) : formatError(plan, 'text that is neither SSE nor JSON', text);
 }
 
 /** The verdict on a first frame longer than `maxFrameBytes`: `malformed`, as the frame decoders say it. */

@@ -1,5 +1,5 @@
 import type { StreamError } from '../handler/stream-error';
-import type { SequencedSseFrame, SseFrame } from '../wire/types';
+import type { SequencedSseFrame, SseFrame } from './types';
 import { frameTooLarge, type FrameDecoder, type FrameDecoderEnd } from './frame-decoder';
 import { detachedFrom, detachedSlice } from './detached-slice';
 import { freshArray } from './fresh-array';

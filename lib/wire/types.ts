@@ -1,9 +1,3 @@
-/** The wire formats partstream reads. */
-export type WireFormat = 'openai-chat' | 'openai-responses' | 'anthropic' | 'gemini' | 'ollama';
-
-/** Every body format partstream reads: a provider's wire format, or its own relay format `partstream` (SPEC §13). */
-export type BodyFormat = WireFormat | 'partstream';
-
 /** One decoded Server-Sent Event: the event name (or null) and its data lines joined by "\n", untouched. */
 export interface SseFrame {
   readonly event: string | null;

@@ -1,11 +1,9 @@
-import { FormatSniffer, type FormatOption, type SniffResult } from './sniff-format';
+import { FormatSniffer, type SniffPlan, type SniffResult } from './sniff-format';
 import type { StreamError } from '../handler/stream-error';
-import type { BodyFormat, SseFrame } from '../wire/types';
+import type { SseFrame } from './types';
 import type { FrameDecoder, FrameDecoderEnd, NdjsonLine } from './frame-decoder';
-import { createNdjsonDecoder, type NdjsonLineParser } from './ndjson-decoder';
-import { createSequencedSseDecoder, createSseDecoder } from './sse-decoder';
 
-/** A frame of any wire format: an `SseFrame` for the SSE formats, an `NdjsonLine` for Ollama. */
+/** A frame of any text format: an `SseFrame` for the SSE formats, an `NdjsonLine` for NDJSON ones. */
 export type WireFrame = SseFrame | NdjsonLine;
 
 /**
@@ -16,7 +14,7 @@ export type WireFrame = SseFrame | NdjsonLine;
  * frames before it are still returned).
  */
 export interface WireDecoder extends FrameDecoder<WireFrame> {
-  readonly format: BodyFormat | null;
+  readonly format: string | null;
   /** The SSE or NDJSON decoder once `format` is known (it then decodes exactly as this one does), else null. */
   readonly inner: FrameDecoder<WireFrame> | null;
 }
@@ -24,13 +22,13 @@ export interface WireDecoder extends FrameDecoder<WireFrame> {
 const NO_FRAMES: readonly WireFrame[] = Object.freeze([]);
 
 /**
- * Creates a `WireDecoder` for a format, or for `auto` (any of them). `maxFrameBytes` limits an
- * SSE event or NDJSON line (see `createSseDecoder`, `createNdjsonDecoder`), while the format is
- * being recognised too; past it, `failure` is a `malformed` StreamError naming the limit.
- * `parseOllamaLine` (default `JSON.parse`) reads Ollama's lines (see `createNdjsonDecoder`).
+ * Creates a `WireDecoder` for the formats of `plan` (one named, or any of its candidates).
+ * `maxFrameBytes` limits an SSE event or NDJSON line while the format is being recognised too;
+ * past it, `failure` is a `malformed` StreamError naming the limit. `decoderFor` makes the
+ * recognised format's own decoder, under the same limit.
  */
-export function createWireDecoder(expected: FormatOption, maxFrameBytes: number, parseOllamaLine?: NdjsonLineParser): WireDecoder {
-  return new SniffingDecoder(expected, maxFrameBytes, parseOllamaLine);
+export function createWireDecoder(plan: SniffPlan, maxFrameBytes: number, decoderFor: (format: string) => FrameDecoder<WireFrame>): WireDecoder {
+  return new SniffingDecoder(plan, maxFrameBytes, decoderFor);
 }
 
 /** `createWireDecoder`'s decoder: a class, so every stream's decoder shares one shape. */
@@ -38,15 +36,15 @@ class SniffingDecoder implements WireDecoder {
   private sniffer: FormatSniffer | null;
   /** The format's own decoder once the format is known: from then on this one only forwards to it. */
   inner: FrameDecoder<WireFrame> | null = null;
-  format: BodyFormat | null = null;
+  format: string | null = null;
   private sniffFailure: StreamError | null = null;
 
   constructor(
-    expected: FormatOption,
-    private readonly maxFrameBytes: number,
-    private readonly parseOllamaLine?: NdjsonLineParser,
+    plan: SniffPlan,
+    maxFrameBytes: number,
+    private readonly decoderFor: (format: string) => FrameDecoder<WireFrame>,
   ) {
-    this.sniffer = new FormatSniffer(expected, maxFrameBytes);
+    this.sniffer = new FormatSniffer(plan, maxFrameBytes);
   }
 
   feed(text: string): readonly WireFrame[] {
@@ -88,12 +86,7 @@ class SniffingDecoder implements WireDecoder {
     }
     const format = result.format;
     this.format = format;
-    const inner =
-      format === 'ollama'
-        ? createNdjsonDecoder(this.maxFrameBytes, this.parseOllamaLine)
-        : format === 'partstream'
-          ? createSequencedSseDecoder(this.maxFrameBytes)
-          : createSseDecoder(this.maxFrameBytes);
+    const inner = this.decoderFor(format);
     this.inner = inner;
     return inner.feed(text);
   }

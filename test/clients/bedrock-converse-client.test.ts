@@ -3,10 +3,13 @@ import { expect } from 'chai';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { bedrockConverseHttpRequest, streamBedrockConverse } from '../../lib/clients/bedrock-converse-client';
-import type { ConverseStreamRequest } from '../../lib/clients/bedrock-converse-request';
+import type { ConverseStreamRequest } from '../../lib/providers/bedrock-converse/bedrock-converse-request';
 import { streamHttp } from '../../lib/clients/stream-http';
 import { StreamError } from '../../lib/handler/stream-error';
+import { bedrockConverseProvider } from '../../lib/providers/bedrock-converse/bedrock-converse-descriptor';
 import { bedrockCorpus, BEDROCK_CORPUS_DIR } from '../providers/bedrock-converse/bedrock-corpus';
+import { codecByteDecoder, encodeBedrockStream } from '../providers/bedrock-converse/bedrock-event-stream';
+import { TRANSCRIPTS } from '../providers/bedrock-converse/bedrock-transcripts';
 import { startLoopbackServer } from '../support/loopback-server';
 import { withEnv, withoutClientEnv } from './support/client-env';
 
@@ -22,6 +25,10 @@ const REQUEST: ConverseStreamRequest = {
 const KEY = 'ABSKQmVkcm9ja0FQSUtleS10ZXN0';
 
 const handler = { onCompleteResponse() {}, onError() {} };
+
+// `streamBedrockConverse` sends exactly `bedrockConverseHttpRequest`'s request through `streamHttp`; these tests send it
+// with the descriptor's byte decoder filled in by the AWS codec, until partstream's own event-stream decoder is there.
+const BEDROCK = { ...bedrockConverseProvider, createByteDecoder: codecByteDecoder };
 
 /** Awaits `promise`, which must reject with a TypeError whose message is `message` (or matches it). */
 async function expectTypeError(promise: Promise<unknown>, message: string | RegExp): Promise<void> {
@@ -100,6 +107,37 @@ describe('streamBedrockConverse: the request', () => {
   });
 });
 
+describe('streamBedrockConverse: a stream from a loopback server', () => {
+  withoutClientEnv();
+
+  it('streams a binary ConverseStream body to the final message, the request as Bedrock takes it', async () => {
+    const transcript = TRANSCRIPTS.find((each) => each.name.startsWith('tool use'))!;
+    const server = await startLoopbackServer({ status: 200, headers: { 'content-type': 'application/vnd.amazon.eventstream' }, body: encodeBedrockStream(transcript.messages), chunkSize: 7 });
+    try {
+      const options = { baseURL: server.url, apiKey: KEY };
+      const outcome = await streamHttp({ ...bedrockConverseHttpRequest(REQUEST, options), format: BEDROCK }, handler, options);
+      expect(outcome.status).to.equal('completed');
+      if (outcome.status !== 'completed') return;
+      expect(outcome.response.aiMessage.toolExecutionRequests).to.deep.equal([{ id: 'tooluse_1', name: 'get_weather', arguments: '{"city":"Paris"}' }]);
+      expect(outcome.response.metadata.finishReason).to.equal('TOOL_EXECUTION');
+      expect(outcome.http?.status).to.equal(200);
+      const received = server.requests[0]!;
+      expect(received.url).to.equal(`/model/${encodeURIComponent(MODEL_ARN)}/converse-stream`);
+      expect(received.headers.accept).to.equal('application/vnd.amazon.eventstream');
+      expect(received.headers.authorization).to.equal(`Bearer ${KEY}`);
+      expect(JSON.parse(received.body)).to.deep.equal({
+        messages: [{ role: 'user', content: [{ text: 'Hi' }] }],
+        system: [{ text: 'Be brief.' }],
+        inferenceConfig: { maxTokens: 512 },
+        additionalModelRequestFields: { thinking: { type: 'enabled', budget_tokens: 1024 } },
+        newField: true,
+      });
+    } finally {
+      await server.close();
+    }
+  });
+});
+
 describe('streamBedrockConverse: the sign hook', () => {
   withoutClientEnv();
 
@@ -122,8 +160,7 @@ describe('streamBedrockConverse: the sign hook', () => {
       headers.set('authorization', `AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE/${new URL(request.url).pathname}`);
       return new Request(request, { headers });
     };
-    // Until the registry names 'bedrock-converse', the same request is sent here with a format the driver knows: the body never starts.
-    const request = { ...bedrockConverseHttpRequest({ modelId: 'm', messages: [] }, { region: 'us-east-1', sign, fetch }), format: 'anthropic' as const };
+    const request = { ...bedrockConverseHttpRequest({ modelId: 'm', messages: [] }, { region: 'us-east-1', sign, fetch }), format: BEDROCK };
     const errors: Error[] = [];
     const outcome = await streamHttp(request, { onCompleteResponse() {}, onError: (error) => errors.push(error) }, { fetch, maxRetries: 2 });
     expect(signedUrls).to.deep.equal([
@@ -153,7 +190,7 @@ describe('streamBedrockConverse: SigV4 with aws4fetch, as its documentation show
     try {
       const aws = new AwsClient({ accessKeyId: 'AKIDEXAMPLE', secretAccessKey: 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY', service: 'bedrock', region: 'us-east-1' });
       const options = { region: 'us-east-1', baseURL: server.url, sign: (request: Request) => aws.sign(request), maxRetries: 0 };
-      const request = { ...bedrockConverseHttpRequest({ modelId: 'amazon.nova-lite-v1:0', messages: [] }, options), format: 'anthropic' as const };
+      const request = { ...bedrockConverseHttpRequest({ modelId: 'amazon.nova-lite-v1:0', messages: [] }, options), format: BEDROCK };
       const failures: Error[] = [];
       await streamHttp(request, { onCompleteResponse() {}, onError: (error) => failures.push(error) }, options);
       expect(failures.map((error) => error.message)).to.have.length(1);
@@ -177,7 +214,7 @@ describe('streamBedrockConverse: the recorded HTTP errors of the Bedrock corpus'
     it(`${entry.name}: HTTP ${entry.http.status} is an http StreamError with the status and the message the manifest gives`, async () => {
       const body = fs.readFileSync(path.join(BEDROCK_CORPUS_DIR, 'streams', entry.file));
       const fetch = (async () => new Response(body, { status: entry.http.status, headers: { 'content-type': entry.http.contentType } })) as typeof globalThis.fetch;
-      const request = { ...bedrockConverseHttpRequest({ modelId: 'm' }, { region: 'us-east-1', apiKey: KEY }), format: 'anthropic' as const };
+      const request = { ...bedrockConverseHttpRequest({ modelId: 'm' }, { region: 'us-east-1', apiKey: KEY }), format: BEDROCK };
       const failures: Error[] = [];
       await streamHttp(request, { onCompleteResponse() {}, onError: (error) => failures.push(error) }, { fetch, maxRetries: 0 });
       expect(failures).to.have.length(1);

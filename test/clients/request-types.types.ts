@@ -10,11 +10,11 @@ import type OpenAI from 'openai';
 import type { StreamingChatResponseHandler } from '../../lib/handler/types';
 import type { ChatMessage } from '../../lib/replay/chat-message';
 import { streamAnthropic, streamGemini, streamOllama, streamOpenAIChat, streamOpenAIResponses } from '../../lib/clients/http-clients';
-import { toAnthropicMessages } from '../../lib/replay/to-anthropic-messages';
-import { toGeminiContents } from '../../lib/replay/to-gemini-contents';
-import { toOllamaMessages } from '../../lib/replay/to-ollama-messages';
-import { toOpenAIChatMessages } from '../../lib/replay/to-openai-chat-messages';
-import { toOpenAIResponsesInput } from '../../lib/replay/to-openai-responses-input';
+import { toAnthropicMessages } from '../../lib/providers/anthropic/to-anthropic-messages';
+import { toGeminiContents } from '../../lib/providers/gemini/to-gemini-contents';
+import { toOllamaMessages } from '../../lib/providers/ollama/to-ollama-messages';
+import { toOpenAIChatMessages } from '../../lib/providers/openai-chat/to-openai-chat-messages';
+import { toOpenAIResponsesInput } from '../../lib/providers/openai-responses/to-openai-responses-input';
 
 declare const handler: StreamingChatResponseHandler;
 

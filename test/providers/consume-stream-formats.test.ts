@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { consumeStream, type StreamOutcome } from '../../lib/driver/consume-stream';
-import type { FormatOption } from '../../lib/wire/sniff-format';
+import type { FormatOption } from '../../lib/driver/format-choice';
 import { splitAt, trackedSource } from '../support/chunk-sources';
 import { utf8 } from '../support/decode-chunks';
 import { recordingHandler, type Recorded } from '../support/recording-handler';

@@ -1,3 +1,5 @@
+import { bodyFormatNamed, PROVIDERS } from '../../lib/providers/registry';
+import type { AnyProviderDescriptor } from '../../lib/providers/provider-descriptor';
 import { expect } from 'chai';
 import { getEventListeners } from 'node:events';
 import sinon from 'sinon';
@@ -7,7 +9,8 @@ import { consumeStream, startStream, type StreamOutcome } from '../../lib/driver
 import { openChunkReader, type StreamSource } from '../../lib/transport/byte-source';
 import { StreamError } from '../../lib/handler/stream-error';
 import type { MapperTarget, StreamMapper } from '../../lib/providers/stream-mapper';
-import type { SseFrame, WireFormat } from '../../lib/wire/types';
+import type { SseFrame } from '../../lib/wire/types';
+import type { WireFormat } from '../../lib/providers/registry';
 import { trackedSource } from '../support/chunk-sources';
 import { recordingHandler, type RecordingHandler } from '../support/recording-handler';
 import { expectRejection } from '../support/rejection';
@@ -68,11 +71,13 @@ function drive(
 ): Promise<StreamOutcome> {
   const format = options.format ?? 'openai-chat';
   const mapper = options.mapper ?? new TinyMapper(format !== 'ollama');
+  // partstream's own descriptors with this test's mapper: `auto` tries them first.
+  const withMapper = (descriptor: AnyProviderDescriptor): AnyProviderDescriptor => ({ ...descriptor, createMapper: () => mapper });
+  const formats = format === 'auto' ? { format: 'auto' as const, providers: PROVIDERS.map(withMapper) } : { format: withMapper(bodyFormatNamed(format) as AnyProviderDescriptor) };
   return startStream(() => Promise.resolve(openChunkReader(source)), handler, {
-    format,
+    ...formats,
     signal: options.signal,
     idleTimeoutMs: options.idleTimeoutMs,
-    createMapper: () => mapper,
   });
 }
 
@@ -395,7 +400,7 @@ describe('consumeStream', () => {
     it('rejects with a TypeError for an unknown format', async () => {
       await expectRejection(() => consumeStream(trackedSource([]), handler, { format: 'sse' as WireFormat }),
         TypeError,
-        'Expected format to be one of openai-chat, openai-responses, anthropic, gemini, ollama, partstream, auto, got string "sse"',
+        'Expected format to be one of openai-chat, openai-responses, anthropic, gemini, ollama, partstream, auto or a ProviderDescriptor, got string "sse"',
       );
     });
 

@@ -1,3 +1,4 @@
+import { ollamaProvider } from '../../lib/providers/ollama/ollama-descriptor';
 import { expect } from 'chai';
 import { PartsBridge } from '../../lib/bridge/parts-bridge';
 import type { ChatResponse } from '../../lib/handler/types';
@@ -513,7 +514,7 @@ describe('PartsBridge#completeBlock', () => {
     const outcome = await startStream(
       async () => openChunkReader((async function* () { yield body; })()),
       { onUnmappedRawEvent: (event) => raw.push(event), onCompleteResponse: () => undefined, onError: () => undefined },
-      { format: 'ollama', createMapper: () => new BlockMapper() },
+      { format: { ...ollamaProvider, createMapper: () => new BlockMapper() } },
     );
     expect(outcome.status).to.equal('completed');
     expect(outcome.status === 'completed' && outcome.response.aiMessage.parts).to.deep.equal([textPart('a'), unknownPart('custom', 'b', '{"block":"b"}'), textPart('c')]);

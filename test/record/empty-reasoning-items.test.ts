@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { reasoningPart, toolCallPart, unknownPart } from '../../lib/parts/factories';
 import { toolExecutionResultMessage, userMessage } from '../../lib/replay/chat-message';
-import { toOpenAIResponsesInput } from '../../lib/replay/to-openai-responses-input';
+import { toOpenAIResponsesInput } from '../../lib/providers/openai-responses/to-openai-responses-input';
 import { runBody, typedSse, type TypedEvent } from './support';
 
 // SPEC §5, §10: every output item is a part. With the Responses API's default (`store: true`, no

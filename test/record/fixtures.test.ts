@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import type { MessagePart, UnknownPart } from '../../lib/parts/types';
-import type { SseFrame, WireFormat } from '../../lib/wire/types';
+import type { SseFrame } from '../../lib/wire/types';
+import type { WireFormat } from '../../lib/providers/registry';
 import { fixtureEntries, fixturesAvailable, readFixture, recordRun, referenceSseFrames, type RecordedRun, valuesOf } from '../providers/shared/fixture-support';
 
 // The recorded streams: every block, item or part no callback models is in the final message as

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import fc from 'fast-check';
 import { reasoningPart, textPart, toolCallPart, unknownPart } from '../../lib/parts/factories';
 import type { MessagePart, OpaquePayload } from '../../lib/parts/types';
-import type { WireFormat } from '../../lib/wire/types';
+import type { WireFormat } from '../../lib/providers/registry';
 import { dataSse, ndjson, runBody, typedSse, type DeliveredPayload, type TypedEvent } from './support';
 
 // For each wire format: a random sequence of provider blocks, written out in the format, and the

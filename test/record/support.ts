@@ -1,7 +1,8 @@
 import type { ChatResponse, StreamingChatResponseHandler } from '../../lib/handler/types';
 import type { OpaquePayload } from '../../lib/parts/types';
 import { consumeStream, type StreamOutcome } from '../../lib/driver/consume-stream';
-import type { SseFrame, WireFormat } from '../../lib/wire/types';
+import type { SseFrame } from '../../lib/wire/types';
+import type { WireFormat } from '../../lib/providers/registry';
 
 /** A wire event of a typed SSE format (Anthropic, OpenAI Responses): its `type` names the frame. */
 export type TypedEvent = { readonly type: string } & Record<string, unknown>;

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import type { ChatResponse, ChatResponseMetadata } from '../../lib/handler/types';
 import { consumeStream, type StreamOutcome } from '../../lib/driver/consume-stream';
-import type { WireFormat } from '../../lib/wire/types';
+import type { WireFormat } from '../../lib/providers/registry';
 import { runIsolated } from '../security/support/run-isolated';
 
 // Hand-written transcripts of each provider's wire format (SPEC §1 usage and metadata, §10

@@ -4,7 +4,7 @@ import { HandlerCallbackError } from '../../lib/handler/handler-callback-error';
 import type { ChatResponse, StreamingChatResponseHandler } from '../../lib/handler/types';
 import { consumeStream, type StreamOutcome } from '../../lib/driver/consume-stream';
 import { StreamError } from '../../lib/handler/stream-error';
-import type { WireFormat } from '../../lib/wire/types';
+import type { WireFormat } from '../../lib/providers/registry';
 import { FUZZ_RUNS, replayNote, seedFor } from './support/fuzz-config';
 import { chunksOf, FORMATS, hostileBody, hostileShape, HOSTILE_MAX_FRAME, type HostileShape } from './support/hostile-streams';
 import { watchUnhandled, type UnhandledWatch } from './support/unhandled-watch';

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
-import type { WireFormat } from '../../lib/wire/types';
+import type { WireFormat } from '../../lib/providers/registry';
 import { anyDamage, applyDamage, damageArbitraries } from './support/damage';
 import { corpus, corpusNote, type CorpusEntry } from './support/fixture-corpus';
 import { checkFixture, eachFixture, fuzzedFixtures, replayNote, runsPerFixture } from './support/fuzz-config';

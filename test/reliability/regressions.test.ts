@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { HandlerCallbackError } from '../../lib/handler/handler-callback-error';
 import type { CompleteToolCall } from '../../lib/handler/types';
-import type { WireFormat } from '../../lib/wire/types';
+import type { WireFormat } from '../../lib/providers/registry';
 import { partialResponse } from '../../lib/handler/values';
 import { ChatStream } from '../../lib/stream/chat-stream';
 import { replay, summarise } from './support/replay';

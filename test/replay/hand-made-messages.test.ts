@@ -3,11 +3,11 @@ import { aiMessage } from '../../lib/handler/values';
 import { textPart, toolCallPart } from '../../lib/parts/factories';
 import type { ChatMessage } from '../../lib/replay/chat-message';
 import { systemMessage, toolExecutionResultMessage, userMessage } from '../../lib/replay/chat-message';
-import { toAnthropicMessages } from '../../lib/replay/to-anthropic-messages';
-import { toGeminiContents } from '../../lib/replay/to-gemini-contents';
-import { toOllamaMessages } from '../../lib/replay/to-ollama-messages';
-import { toOpenAIChatMessages } from '../../lib/replay/to-openai-chat-messages';
-import { toOpenAIResponsesInput } from '../../lib/replay/to-openai-responses-input';
+import { toAnthropicMessages } from '../../lib/providers/anthropic/to-anthropic-messages';
+import { toGeminiContents } from '../../lib/providers/gemini/to-gemini-contents';
+import { toOllamaMessages } from '../../lib/providers/ollama/to-ollama-messages';
+import { toOpenAIChatMessages } from '../../lib/providers/openai-chat/to-openai-chat-messages';
+import { toOpenAIResponsesInput } from '../../lib/providers/openai-responses/to-openai-responses-input';
 
 // Messages built by hand (or read from a store) reach the converters without their factories'
 // checks: every converter refuses a malformed one with a TypeError naming the message index and

@@ -1,11 +1,11 @@
 import { expect } from 'chai';
 import { toolExecutionRequest } from '../../lib/handler/values';
 import { systemMessage, toolExecutionResultMessage, userMessage } from '../../lib/replay/chat-message';
-import { toAnthropicMessages } from '../../lib/replay/to-anthropic-messages';
-import { toGeminiContents } from '../../lib/replay/to-gemini-contents';
-import { toOllamaMessages } from '../../lib/replay/to-ollama-messages';
-import { toOpenAIChatMessages } from '../../lib/replay/to-openai-chat-messages';
-import { toOpenAIResponsesInput } from '../../lib/replay/to-openai-responses-input';
+import { toAnthropicMessages } from '../../lib/providers/anthropic/to-anthropic-messages';
+import { toGeminiContents } from '../../lib/providers/gemini/to-gemini-contents';
+import { toOllamaMessages } from '../../lib/providers/ollama/to-ollama-messages';
+import { toOpenAIChatMessages } from '../../lib/providers/openai-chat/to-openai-chat-messages';
+import { toOpenAIResponsesInput } from '../../lib/providers/openai-responses/to-openai-responses-input';
 import { finalMessage, namedSse, ndjson, sse } from './replay-support';
 
 // Opaque values as a provider sends them: base64 with `+`, `/`, `=` and a long tail, byte for byte.

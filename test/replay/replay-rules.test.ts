@@ -5,11 +5,11 @@ import { INCOMPLETE_ATTRIBUTES } from '../../lib/parts/incomplete-tool-call';
 import { mediaPart, reasoningPart, textPart, toolCallPart, unknownPart } from '../../lib/parts/factories';
 import type { ChatMessage } from '../../lib/replay/chat-message';
 import { toolExecutionResultMessage, userMessage } from '../../lib/replay/chat-message';
-import { toAnthropicMessages } from '../../lib/replay/to-anthropic-messages';
-import { toGeminiContents } from '../../lib/replay/to-gemini-contents';
-import { toOllamaMessages } from '../../lib/replay/to-ollama-messages';
-import { toOpenAIChatMessages } from '../../lib/replay/to-openai-chat-messages';
-import { toOpenAIResponsesInput } from '../../lib/replay/to-openai-responses-input';
+import { toAnthropicMessages } from '../../lib/providers/anthropic/to-anthropic-messages';
+import { toGeminiContents } from '../../lib/providers/gemini/to-gemini-contents';
+import { toOllamaMessages } from '../../lib/providers/ollama/to-ollama-messages';
+import { toOpenAIChatMessages } from '../../lib/providers/openai-chat/to-openai-chat-messages';
+import { toOpenAIResponsesInput } from '../../lib/providers/openai-responses/to-openai-responses-input';
 
 // One assistant turn holding every provider's payloads and unknown parts, each marked so that a
 // leak into another provider's request is found by a text search of the request.

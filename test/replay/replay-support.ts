@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import type { AiMessage } from '../../lib/handler/types';
 import { consumeStream } from '../../lib/driver/consume-stream';
-import type { WireFormat } from '../../lib/wire/types';
+import type { WireFormat } from '../../lib/providers/registry';
 
 async function* once(text: string): AsyncIterable<string> {
   yield text;

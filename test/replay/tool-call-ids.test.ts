@@ -2,11 +2,11 @@ import { expect } from 'chai';
 import { aiMessage, toolExecutionRequest } from '../../lib/handler/values';
 import { textPart, toolCallPart } from '../../lib/parts/factories';
 import { toolExecutionResultMessage, userMessage } from '../../lib/replay/chat-message';
-import { toAnthropicMessages } from '../../lib/replay/to-anthropic-messages';
-import { toGeminiContents } from '../../lib/replay/to-gemini-contents';
-import { toOllamaMessages } from '../../lib/replay/to-ollama-messages';
-import { toOpenAIChatMessages } from '../../lib/replay/to-openai-chat-messages';
-import { toOpenAIResponsesInput } from '../../lib/replay/to-openai-responses-input';
+import { toAnthropicMessages } from '../../lib/providers/anthropic/to-anthropic-messages';
+import { toGeminiContents } from '../../lib/providers/gemini/to-gemini-contents';
+import { toOllamaMessages } from '../../lib/providers/ollama/to-ollama-messages';
+import { toOpenAIChatMessages } from '../../lib/providers/openai-chat/to-openai-chat-messages';
+import { toOpenAIResponsesInput } from '../../lib/providers/openai-responses/to-openai-responses-input';
 import { finalMessage, namedSse } from './replay-support';
 
 // Gemini (2.x) and Ollama may give a tool call no id. Gemini's id is optional and Ollama has

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { consumeStream, DEFAULT_MAX_FRAME_BYTES, startStream, type StreamOutcome } from '../../lib/driver/consume-stream';
 import { openChunkReader } from '../../lib/transport/byte-source';
-import type { FormatOption } from '../../lib/wire/sniff-format';
+import type { FormatOption } from '../../lib/driver/format-choice';
 import { StreamError } from '../../lib/handler/stream-error';
 import { trackedSource } from '../support/chunk-sources';
 import { recordingHandler, type Recorded } from '../support/recording-handler';

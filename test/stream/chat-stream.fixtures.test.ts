@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import * as fs from 'fs';
 import * as path from 'path';
 import { consumeStream } from '../../lib/driver/consume-stream';
-import type { WireFormat } from '../../lib/wire/types';
+import type { WireFormat } from '../../lib/providers/registry';
 import { ChatStream } from '../../lib/stream/chat-stream';
 import type { ChatStreamEvent } from '../../lib/stream/chat-stream-events';
 import { CHAT_STREAM_EVENT_NAMES } from '../../lib/stream/chat-stream-events';

@@ -1,4 +1,4 @@
-import type { WireFormat } from '../../lib/wire/types';
+import type { WireFormat } from '../../lib/providers/registry';
 
 // Small hand-written response bodies, one per wire format, each with text (including multibyte
 // characters) and, where the format has them, a tool call and usage.

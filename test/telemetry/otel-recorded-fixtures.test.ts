@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { consumeStream } from '../../lib/driver/consume-stream';
 import { openTelemetryListener } from '../../lib/otel';
-import type { WireFormat } from '../../lib/wire/types';
+import type { WireFormat } from '../../lib/providers/registry';
 import { FIXTURES_DIR, FIXTURES_MANIFEST, recordedFixturesPresent, recordedSkipNote } from '../support/recorded-fixtures';
 import { registerSdk } from './otel-harness';
 

@@ -1,6 +1,12 @@
 import { expect } from 'chai';
 import { errorType } from '../../lib/telemetry/otel/error-type';
-import { requestAttributes } from '../../lib/telemetry/otel/request-attributes';
+import { bodyFormatNamed } from '../../lib/providers/registry';
+
+/** The `gen_ai.request.*` attributes the format's descriptor reads from a request body (none for an unknown format or a body that is not an object). */
+function requestAttributes(format: string, body: unknown): Readonly<Record<string, unknown>> {
+  const read = bodyFormatNamed(format)?.telemetry.requestAttributes;
+  return read !== undefined && typeof body === 'object' && body !== null ? read(body as Readonly<Record<string, unknown>>) : {};
+}
 import { captureFromEnv, semconvFromEnv } from '../../lib/telemetry/otel/semconv-names';
 import { StreamError } from '../../lib/handler/stream-error';
 import { chatResponse, aiMessage, responseMetadata } from '../../lib/handler/values';

@@ -1,6 +1,6 @@
 import { bytesToBase64 } from '../../parts/base64';
 import { describeValue } from '../../parts/describe-value';
-import { isJsonObject } from '../../wire/read-json';
+import { isJsonObject, type JsonObject } from '../../wire/read-json';
 import type { EventStreamFrame } from './event-stream-frame';
 
 // The AWS SDK (`@aws-sdk/client-bedrock-runtime`) reads a ConverseStream itself and hands out
@@ -39,10 +39,12 @@ function frame(messageType: string, eventType: string | null, exceptionType: str
  * `validationException`, `serviceUnavailableException`, `internalServerException`, or any member
  * ending in `Exception`) is an `exception` frame with that type; the SDK's `$unknown: [name,
  * value]` an event of that name. An object with no member or more than one is an event without a
- * type (it surfaces raw). Throws a `TypeError` for a value that is not an object.
+ * type (it surfaces raw); a frame (what `bedrockFramesFromSdkStream` yields) is taken as it is.
+ * Throws a `TypeError` for a value that is not an object.
  */
 export function bedrockFrameFromSdkEvent(event: unknown): EventStreamFrame {
   if (!isJsonObject(event)) throw new TypeError(`Expected a ConverseStream event object ({ contentBlockDelta: … }), got ${describeValue(event)}`);
+  if (isFrame(event)) return event;
   let member: string | null = null;
   for (const key in event) {
     if (!Object.prototype.hasOwnProperty.call(event, key) || event[key] === undefined) continue;
@@ -56,6 +58,12 @@ export function bedrockFrameFromSdkEvent(event: unknown): EventStreamFrame {
   }
   if (member.endsWith('Exception')) return frame('exception', null, member, withBase64(value, 0));
   return frame('event', member, null, withBase64(value, 0));
+}
+
+/** True for a value that already is an `EventStreamFrame` (as `bedrockFramesFromSdkStream` yields): no SDK event has these members. */
+function isFrame(value: JsonObject): value is JsonObject & EventStreamFrame {
+  const payload = value.payload;
+  return typeof value.messageType === 'string' && 'eventType' in value && 'exceptionType' in value && isJsonObject(payload) && typeof payload.ok === 'boolean';
 }
 
 /**
@@ -84,7 +92,9 @@ export function bedrockFrameFromSdkError(error: unknown): EventStreamFrame | nul
 /**
  * The frames of the SDK's `ConverseStreamCommand` output `stream`, in order: each event through
  * `bedrockFrameFromSdkEvent`; a Bedrock exception the iterator throws becomes the last frame
- * (`bedrockFrameFromSdkError`); any other throw is passed on as it is.
+ * (`bedrockFrameFromSdkError`); any other throw is passed on as it is. Pass it to `consumeStream`
+ * (`format: 'bedrock-converse'`) instead of the SDK's stream itself so that an exception is a
+ * `provider` error with its type as code rather than a failure of the source.
  */
 export async function* bedrockFramesFromSdkStream(stream: AsyncIterable<unknown>): AsyncGenerator<EventStreamFrame, void, undefined> {
   try {

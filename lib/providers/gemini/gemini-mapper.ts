@@ -134,7 +134,7 @@ export class GeminiMapper implements StreamMapper<SseFrame> {
       this.out.truncated(target, 'a chunk with a finishReason', truncatedFrame);
       return;
     }
-    const mapped = this.finishReason === null ? 'CONTENT_FILTER' : mapGeminiFinishReason(this.finishReason);
+    const mapped = mapGeminiFinishReason(this.finishReason) ?? 'CONTENT_FILTER';
     // A call still streaming when the response stopped for MAX_TOKENS was cut off.
     if (mapped === 'LENGTH') this.abandonStreamingCall(target);
     else this.completeStreamingCall(target);

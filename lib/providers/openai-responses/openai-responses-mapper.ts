@@ -299,7 +299,8 @@ export class OpenAIResponsesMapper implements StreamMapper<SseFrame> {
     const snapshot: ResponsesResponse = isJsonObject(response) ? response : {};
     const status = stringOrNull(snapshot.status) ?? fallbackStatus;
     const incompleteReason = isJsonObject(snapshot.incomplete_details) ? stringOrNull(snapshot.incomplete_details.reason) : null;
-    const mapped = mapOpenAIResponsesFinishReason(status, incompleteReason);
+    const providerFinishReason = incompleteReason ?? status;
+    const mapped = mapOpenAIResponsesFinishReason(providerFinishReason) ?? 'OTHER';
     // Text or reasoning whose item was never done ends with its item id; calls still open (their
     // done events never came) end before the response does: complete, or cut off when the
     // response stopped at max_output_tokens.
@@ -307,7 +308,7 @@ export class OpenAIResponsesMapper implements StreamMapper<SseFrame> {
     this.calls.endAll(target, mapped, (key) => ({ attributes: this.callAttributes(key, key) }));
     this.out.complete(target, {
       finishReason: this.calls.finishReason(mapped),
-      providerFinishReason: incompleteReason ?? status,
+      providerFinishReason,
       providerMetadata: openAIResponsesMetadata(response),
     });
   }

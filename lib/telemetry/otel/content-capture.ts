@@ -1,3 +1,4 @@
+import type { ProviderTelemetry } from '../../providers/provider-descriptor';
 import type { ChatResponse } from '../../handler/types';
 import type { MessagePart } from '../../parts/types';
 import { stringifyJson } from '../../wire/stringify-json';
@@ -71,40 +72,16 @@ function contentParts(content: unknown, max: number): GenAIPart[] {
   });
 }
 
-/** The messages of a request body, by format (its history as sent). */
-function requestMessages(format: string, body: Fields): unknown[] {
-  switch (format) {
-    case 'openai-responses':
-      return typeof body.input === 'string' ? [{ role: 'user', content: body.input }] : Array.isArray(body.input) ? body.input : [];
-    case 'gemini':
-      return Array.isArray(body.contents) ? body.contents.map((entry: unknown) => (isFields(entry) ? { role: entry.role === 'model' ? 'assistant' : entry.role ?? 'user', content: entry.parts } : entry)) : [];
-    default:
-      return Array.isArray(body.messages) ? body.messages : [];
-  }
-}
-
-/** The system instructions of a request body (Anthropic `system`, Responses `instructions`, Gemini `systemInstruction`). */
-function systemParts(format: string, body: Fields, max: number): GenAIPart[] {
-  switch (format) {
-    case 'anthropic':
-      return contentParts(body.system, max);
-    case 'openai-responses':
-      return contentParts(body.instructions, max);
-    case 'gemini':
-      return isFields(body.systemInstruction) ? contentParts(body.systemInstruction.parts, max) : contentParts(body.systemInstruction, max);
-    default:
-      return [];
-  }
-}
-
 /** `gen_ai.input.messages` and `gen_ai.system_instructions` of a request body as sent (null when there is none). */
-export function inputContent(format: string, request: unknown, max: number): { readonly input: string | null; readonly system: string | null } {
+export function inputContent(provider: ProviderTelemetry | null, request: unknown, max: number): { readonly input: string | null; readonly system: string | null } {
   if (!isFields(request)) return { input: null, system: null };
-  const messages = requestMessages(format, request).map((entry: unknown) => {
+  // The provider says where its history and system instructions are; `messages` for one that does not.
+  const read = provider?.requestMessages?.(request) ?? { messages: Array.isArray(request.messages) ? (request.messages as readonly unknown[]) : [], system: undefined };
+  const messages = read.messages.map((entry: unknown) => {
     if (!isFields(entry)) return { role: 'user', parts: [] };
     const role = typeof entry.role === 'string' ? entry.role : typeof entry.type === 'string' ? entry.type : 'user';
     return { role, parts: contentParts(entry.content, max) };
   });
-  const system = systemParts(format, request, max);
+  const system = contentParts(read.system, max);
   return { input: messages.length === 0 ? null : (stringifyJson(messages) as string), system: system.length === 0 ? null : (stringifyJson(system) as string) };
 }

@@ -2,7 +2,6 @@ import { metrics, SpanKind, SpanStatusCode, trace, type Attributes, type Histogr
 import type { ChatModelEndContext, ChatModelListener, ChatModelRequestContext } from '../chat-model-listener';
 import { inputContent, outputMessages } from './content-capture';
 import { errorType } from './error-type';
-import { requestAttributes } from './request-attributes';
 import {
   captureFromEnv, DURATION_BUCKETS, LATEST_OPERATION_INPUT_TOKENS, LATEST_OPERATION_OUTPUT_TOKENS, LATEST_USAGE_COUNTERS, SEMCONV_LATEST, SEMCONV_V1_41,
   semconvFromEnv, TOKEN_BUCKETS, type SemconvNames,
@@ -152,7 +151,7 @@ export function openTelemetryListener(options: OpenTelemetryListenerOptions = {}
       if (context.unmappedEvents > 0) attributes['partstream.stream.unmapped_events'] = context.unmappedEvents;
       if (type !== null) attributes['error.type'] = type;
       if (capture) {
-        const input = inputContent(context.format, context.request, maxLength);
+        const input = inputContent(context.providerTelemetry, context.request, maxLength);
         if (input.system !== null) attributes['gen_ai.system_instructions'] = input.system;
         if (input.input !== null) attributes['gen_ai.input.messages'] = input.input;
         attributes['gen_ai.output.messages'] = outputMessages(response, outcome.status === 'completed', names.finishReasonInMessages, maxLength);
@@ -200,7 +199,10 @@ export function openTelemetryListener(options: OpenTelemetryListenerOptions = {}
         { kind: SpanKind.CLIENT, startTime: context.startTime, attributes: startAttributes(context) },
       );
       if (span.isRecording()) {
-        const attributes = requestAttributes(context.format, context.request);
+        const body = context.request;
+        const read = context.providerTelemetry?.requestAttributes;
+        const attributes: Attributes =
+          read !== undefined && typeof body === 'object' && body !== null && !Array.isArray(body) ? { ...(read(body as Readonly<Record<string, unknown>>) as Attributes) } : {};
         attributes['gen_ai.request.stream'] = true;
         if (context.conversationId !== null) attributes['gen_ai.conversation.id'] = context.conversationId;
         span.setAttributes(attributes);

@@ -1,5 +1,7 @@
 import { EventStreamCodec, type MessageHeaders } from '@smithy/eventstream-codec';
+import { StreamError } from '../../../lib/handler/stream-error';
 import type { EventStreamFrame } from '../../../lib/providers/bedrock-converse/event-stream-frame';
+import type { ByteFrameDecoder } from '../../../lib/wire/frame-decoder';
 
 // Binary `application/vnd.amazon.eventstream` bodies for the tests, written and read with the AWS
 // codec itself (both CRCs computed and checked by it), until partstream's own decoder reads them.
@@ -91,4 +93,40 @@ export function decodeBedrockBody(body: Uint8Array): DecodedBody {
     });
   }
   return { frames, leftover: body.length - at };
+}
+
+/**
+ * A `ByteFrameDecoder` built on the AWS codec, for the tests to drive the Bedrock descriptor
+ * through `consumeStream` until partstream's own event-stream decoder is its `createByteDecoder`:
+ * it keeps the bytes of an unfinished message and hands out each whole one as a frame (a CRC
+ * mismatch, or a message over `maxFrameBytes`, fails the stream `malformed`).
+ */
+export function codecByteDecoder(maxFrameBytes: number): ByteFrameDecoder<EventStreamFrame> {
+  let pending = new Uint8Array(0);
+  let failure: StreamError | null = null;
+  return {
+    feed(chunk: Uint8Array): readonly EventStreamFrame[] {
+      if (failure !== null) return [];
+      const joined = new Uint8Array(pending.length + chunk.length);
+      joined.set(pending);
+      joined.set(chunk, pending.length);
+      let decoded: DecodedBody;
+      try {
+        decoded = decodeBedrockBody(joined);
+      } catch (error) {
+        failure = new StreamError('malformed', `An event-stream message is not readable: ${(error as Error).message}`);
+        return [];
+      }
+      pending = joined.subarray(joined.length - decoded.leftover);
+      if (pending.length >= 4 && new DataView(pending.buffer, pending.byteOffset, 4).getUint32(0) > maxFrameBytes) {
+        failure = new StreamError('malformed', `An event-stream message is longer than the frame limit of ${maxFrameBytes} bytes`);
+      }
+      return decoded.frames;
+    },
+    flush: () => ({ frames: [], truncatedFrame: failure === null && pending.length > 0 }),
+    ended: false,
+    get failure() {
+      return failure;
+    },
+  };
 }

@@ -4,7 +4,7 @@ import { aiMessage, toolExecutionRequest } from '../../../lib/handler/values';
 import { mediaPart, reasoningPart, textPart, toolCallPart, unknownPart } from '../../../lib/parts/factories';
 import { toBedrockMessages } from '../../../lib/providers/bedrock-converse/to-bedrock-messages';
 import { systemMessage, toolExecutionResultMessage, userMessage } from '../../../lib/replay/chat-message';
-import { toAnthropicMessages } from '../../../lib/replay/to-anthropic-messages';
+import { toAnthropicMessages } from '../../../lib/providers/anthropic/to-anthropic-messages';
 import { ownTranscripts } from '../../support/own-transcripts';
 import { WIRE_FORMATS } from '../../support/transcripts';
 import { finalMessage as wireFinalMessage } from '../../replay/replay-support';

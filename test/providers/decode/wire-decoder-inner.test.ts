@@ -1,7 +1,11 @@
+import { chooseFormat } from '../../../lib/driver/format-choice';
+import { textDecoderOf } from '../../../lib/driver/wire-plan';
+import { bodyFormatNamed } from '../../../lib/providers/registry';
+import type { AnyProviderDescriptor } from '../../../lib/providers/provider-descriptor';
 import { expect } from 'chai';
 import fc from 'fast-check';
 import type { FrameDecoder } from '../../../lib/wire/frame-decoder';
-import type { FormatOption } from '../../../lib/wire/sniff-verdicts';
+import type { FormatOption } from '../../../lib/driver/format-choice';
 import { createWireDecoder, type WireFrame } from '../../../lib/wire/wire-decoder';
 
 // The driver reads a body through the wire decoder until the format is known, then calls the
@@ -22,9 +26,15 @@ function plain(frame: WireFrame): unknown {
   return frame.ok ? { ok: true, value: frame.value } : { ok: false, text: frame.text };
 }
 
+/** The wire decoder the driver makes for `format`. */
+function wireDecoder(format: FormatOption, max: number): ReturnType<typeof createWireDecoder> {
+  const choice = chooseFormat(format, undefined);
+  return createWireDecoder({ expected: choice.expected, candidates: choice.candidates }, max, (name) => textDecoderOf(bodyFormatNamed(name) as AnyProviderDescriptor, max));
+}
+
 /** Feeds every piece through the wire decoder (the public path). */
 function throughWrapper(format: FormatOption, max: number, pieces: readonly string[]): Decoded {
-  const decoder = createWireDecoder(format, max);
+  const decoder = wireDecoder(format, max);
   const frames: unknown[] = [];
   for (const piece of pieces) frames.push(...decoder.feed(piece).map(plain));
   const end = decoder.flush();
@@ -34,7 +44,7 @@ function throughWrapper(format: FormatOption, max: number, pieces: readonly stri
 
 /** Feeds through the wire decoder until its format is known, then through `inner` (the driver's path). */
 function switchingToInner(format: FormatOption, max: number, pieces: readonly string[]): Decoded {
-  const wire = createWireDecoder(format, max);
+  const wire = wireDecoder(format, max);
   let decoder: FrameDecoder<WireFrame> = wire;
   const frames: unknown[] = [];
   for (const piece of pieces) {
@@ -94,7 +104,7 @@ describe('wire decoder: reading through inner once the format is known', () => {
   });
 
   it('has an inner decoder once, and only once, the format is known', () => {
-    const decoder = createWireDecoder('auto', Infinity);
+    const decoder = wireDecoder('auto', Infinity);
     expect(decoder.inner).to.equal(null);
     decoder.feed('data: {"choices":[{"delta":{"content":"hi"}}]}\n\n');
     expect(decoder.format).to.equal('openai-chat');

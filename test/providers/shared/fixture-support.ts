@@ -4,7 +4,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { ChatResponse, FinishReason, StreamingChatResponseHandler } from '../../../lib/handler/types';
 import { consumeStream } from '../../../lib/driver/consume-stream';
-import type { SseFrame, WireFormat } from '../../../lib/wire/types';
+import type { SseFrame } from '../../../lib/wire/types';
+import type { WireFormat } from '../../../lib/providers/registry';
 import { FIXTURES_ABSENT, FIXTURES_DIR } from '../../support/recorded-fixtures';
 import { noteSkipped } from '../../support/skips';
 

@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { FIXTURES_DIR, FIXTURES_MANIFEST, recordedFixturesPresent } from '../../support/recorded-fixtures';
 import { OWN_TRANSCRIPTS } from '../../support/own-transcripts';
-import type { WireFormat } from '../../../lib/wire/types';
+import type { WireFormat } from '../../../lib/providers/registry';
 
 /** A provider stream to relay: a hand-written transcript, or a recorded fixture when ../shared is there. */
 export interface RelayCase {

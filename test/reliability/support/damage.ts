@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import type { WireFormat } from '../../../lib/wire/types';
+import type { WireFormat } from '../../../lib/providers/registry';
 import { framePayload, jsonPaths, jsonType, replaceAt, valueAt, wireFrames } from './wire-frames';
 
 /**

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import type { WireFormat } from '../../../lib/wire/types';
+import type { WireFormat } from '../../../lib/providers/registry';
 
 /**
  * Hand-written transcripts of every wire format (text, reasoning, a streamed tool call, usage, the

@@ -3,7 +3,7 @@ import type { HandlerCallbackName, StreamingChatResponseHandler, StreamingHandle
 import { consumeStream, type StreamOutcome } from '../../../lib/driver/consume-stream';
 import type { StreamSource } from '../../../lib/transport/byte-source';
 import { StreamError } from '../../../lib/handler/stream-error';
-import type { WireFormat } from '../../../lib/wire/types';
+import type { WireFormat } from '../../../lib/providers/registry';
 import type { ChatResponse } from '../../../lib/handler/types';
 
 /** The callbacks a handler can receive (bindStreamingHandle aside). */

@@ -1,4 +1,4 @@
-import type { WireFormat } from '../../../lib/wire/types';
+import type { WireFormat } from '../../../lib/providers/registry';
 
 /**
  * A recorded body cut into its wire frames, as text: for SSE each frame ends with its blank line

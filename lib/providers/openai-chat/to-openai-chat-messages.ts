@@ -1,8 +1,8 @@
-import type { AiMessage, JsonValue } from '../handler/types';
-import type { ChatMessage, UserMessage } from './chat-message';
-import { requireChatMessages } from './chat-message';
+import type { AiMessage, JsonValue } from '../../handler/types';
+import type { ChatMessage, UserMessage } from '../../replay/chat-message';
+import { requireChatMessages } from '../../replay/chat-message';
 import type { OpenAIChatAssistantMessageParam, OpenAIChatMessageParam, OpenAIChatMessagesInput, OpenAIChatToolCallParam, OpenAIChatUserContentPart } from './openai-chat-message-param';
-import { isIncomplete, mediaUrl, parseRawJson, payloadData, resultText, ToolCallIds } from './replay-helpers';
+import { isIncomplete, mediaUrl, parseRawJson, payloadData, resultText, ToolCallIds } from '../../replay/replay-helpers';
 
 function userContent(content: UserMessage['content']): string | OpenAIChatUserContentPart[] {
   if (typeof content === 'string') return content;

@@ -1,9 +1,9 @@
-import type { AiMessage } from '../handler/types';
-import type { MessagePart } from '../parts/types';
-import type { ChatMessage, ToolExecutionResultMessage } from './chat-message';
-import { requireChatMessages } from './chat-message';
+import type { AiMessage } from '../../handler/types';
+import type { MessagePart } from '../../parts/types';
+import type { ChatMessage, ToolExecutionResultMessage } from '../../replay/chat-message';
+import { requireChatMessages } from '../../replay/chat-message';
 import type { GeminiContentParam, GeminiContentsInput, GeminiPartParam } from './gemini-content-param';
-import { argumentsObject, isIncomplete, joinSystem, mediaBase64, mediaUrl, parseRawJson, payloadData, resultText } from './replay-helpers';
+import { argumentsObject, isIncomplete, joinSystem, mediaBase64, mediaUrl, parseRawJson, payloadData, resultText } from '../../replay/replay-helpers';
 
 const PROVIDER = 'google';
 

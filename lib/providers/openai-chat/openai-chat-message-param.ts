@@ -1,7 +1,7 @@
 // The OpenAI Chat Completions request shapes `toOpenAIChatMessages` builds, written from the API
 // reference. Properties are readonly, arrays plain, so that a value of these types can be passed
 // where OpenAI's SDK wants its `ChatCompletionMessageParam` (test/replay/sdk-types.typecheck.ts).
-import type { JsonValue } from '../handler/types';
+import type { JsonValue } from '../../handler/types';
 
 /** A user content part: text, or an image by URL (a `data:` URL for inline bytes). */
 export type OpenAIChatUserContentPart =

@@ -1,5 +1,5 @@
-import type { AnthropicAssistantBlockParam, AnthropicMessageParam, AnthropicUserBlockParam } from '../replay/anthropic-message-param';
-import type { BuiltInTool, ExtraBody, JsonSchema, TypedBlock } from './request-types';
+import type { AnthropicAssistantBlockParam, AnthropicMessageParam, AnthropicUserBlockParam } from './anthropic-message-param';
+import type { BuiltInTool, ExtraBody, JsonSchema, TypedBlock } from '../kit/request-types';
 
 /** Marks a prompt-cache breakpoint. */
 export interface AnthropicCacheControl {

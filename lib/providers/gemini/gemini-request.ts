@@ -1,5 +1,5 @@
-import type { ExtraBody, JsonSchema } from './request-types';
-import type { GeminiPartParam } from '../replay/gemini-content-param';
+import type { ExtraBody, JsonSchema } from '../kit/request-types';
+import type { GeminiPartParam } from './gemini-content-param';
 
 /** A function the model may call. */
 export interface GeminiFunctionDeclaration {

@@ -1,8 +1,8 @@
-import type { AiMessage } from '../handler/types';
-import type { ChatMessage, UserMessage } from './chat-message';
-import { requireChatMessages } from './chat-message';
+import type { AiMessage } from '../../handler/types';
+import type { ChatMessage, UserMessage } from '../../replay/chat-message';
+import { requireChatMessages } from '../../replay/chat-message';
 import type { OllamaMessageParam, OllamaMessagesInput, OllamaToolCallParam } from './ollama-message-param';
-import { argumentsObject, isIncomplete, mediaBase64, resultText } from './replay-helpers';
+import { argumentsObject, isIncomplete, mediaBase64, resultText } from '../../replay/replay-helpers';
 
 function userMessageParam(content: UserMessage['content']): OllamaMessageParam {
   if (typeof content === 'string') return { role: 'user', content };

@@ -1,7 +1,7 @@
-import type { AiMessage } from '../handler/types';
-import type { MessagePart } from '../parts/types';
-import type { ChatMessage, ToolExecutionResultMessage, UserMessage } from './chat-message';
-import { requireChatMessages } from './chat-message';
+import type { AiMessage } from '../../handler/types';
+import type { MessagePart } from '../../parts/types';
+import type { ChatMessage, ToolExecutionResultMessage, UserMessage } from '../../replay/chat-message';
+import { requireChatMessages } from '../../replay/chat-message';
 import type {
   AnthropicAssistantBlockParam,
   AnthropicCitationParam,
@@ -15,7 +15,7 @@ import type {
   AnthropicToolResultBlockParam,
   AnthropicUserBlockParam,
 } from './anthropic-message-param';
-import { argumentsObject, isIncomplete, joinSystem, mediaBase64, parseRawJson, payloadData, ToolCallIds } from './replay-helpers';
+import { argumentsObject, isIncomplete, joinSystem, mediaBase64, parseRawJson, payloadData, ToolCallIds } from '../../replay/replay-helpers';
 
 const PROVIDER = 'anthropic';
 const IMAGE_TYPES: ReadonlySet<string> = new Set<AnthropicImageMediaType>(['image/jpeg', 'image/png', 'image/gif', 'image/webp']);

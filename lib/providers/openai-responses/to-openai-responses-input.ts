@@ -1,7 +1,7 @@
-import type { AiMessage } from '../handler/types';
-import type { MessagePart } from '../parts/types';
-import type { ChatMessage, UserMessage } from './chat-message';
-import { requireChatMessages } from './chat-message';
+import type { AiMessage } from '../../handler/types';
+import type { MessagePart } from '../../parts/types';
+import type { ChatMessage, UserMessage } from '../../replay/chat-message';
+import { requireChatMessages } from '../../replay/chat-message';
 import type {
   OpenAIResponsesAnnotation,
   OpenAIResponsesInput,
@@ -9,7 +9,7 @@ import type {
   OpenAIResponsesInputItem,
   OpenAIResponsesPassthroughItem,
 } from './openai-responses-input-param';
-import { isIncomplete, joinSystem, mediaBase64, mediaUrl, parseRawJson, payloadData, resultText, ToolCallIds } from './replay-helpers';
+import { isIncomplete, joinSystem, mediaBase64, mediaUrl, parseRawJson, payloadData, resultText, ToolCallIds } from '../../replay/replay-helpers';
 
 const PROVIDER = 'openai';
 const ITEM_ID = 'itemId';

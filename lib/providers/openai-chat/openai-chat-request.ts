@@ -1,6 +1,6 @@
-import type { JsonValue } from '../handler/types';
-import type { OpenAIChatMessageParam, OpenAIChatToolCallParam, OpenAIChatUserContentPart } from '../replay/openai-chat-message-param';
-import type { BuiltInTool, ExtraBody, JsonSchema, TypedBlock, WithOtherFields } from './request-types';
+import type { JsonValue } from '../../handler/types';
+import type { OpenAIChatMessageParam, OpenAIChatToolCallParam, OpenAIChatUserContentPart } from './openai-chat-message-param';
+import type { BuiltInTool, ExtraBody, JsonSchema, TypedBlock, WithOtherFields } from '../kit/request-types';
 
 /** How hard a reasoning model thinks (`reasoning_effort`, Responses `reasoning.effort`). */
 export type OpenAIReasoningEffort = 'none' | 'minimal' | 'low' | 'medium' | 'high' | 'xhigh' | 'max';

@@ -1,5 +1,5 @@
-import type { BedrockAssistantBlock, BedrockMessageParam, BedrockTextBlock, BedrockUserBlock } from '../providers/bedrock-converse/bedrock-message-param';
-import type { ExtraBody, JsonSchema } from './request-types';
+import type { BedrockAssistantBlock, BedrockMessageParam, BedrockTextBlock, BedrockUserBlock } from './bedrock-message-param';
+import type { ExtraBody, JsonSchema } from '../kit/request-types';
 
 /** A tool the model may call: its name, description and input schema (`{ json: <JSON Schema> }`). */
 export interface BedrockToolSpec {

@@ -1,6 +1,6 @@
-import type { OpenAIResponsesInputContent, OpenAIResponsesInputItem } from '../replay/openai-responses-input-param';
-import type { OpenAIReasoningEffort, OpenAIServiceTier } from './openai-chat-request';
-import type { BuiltInTool, ExtraBody, JsonSchema, TypedBlock, WithOtherFields } from './request-types';
+import type { OpenAIResponsesInputContent, OpenAIResponsesInputItem } from './openai-responses-input-param';
+import type { OpenAIReasoningEffort, OpenAIServiceTier } from '../openai-chat/openai-chat-request';
+import type { BuiltInTool, ExtraBody, JsonSchema, TypedBlock, WithOtherFields } from '../kit/request-types';
 
 /** A function the model may call, in the Responses API's flat form. */
 export interface OpenAIResponsesFunctionTool {

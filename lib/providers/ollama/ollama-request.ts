@@ -1,5 +1,5 @@
-import type { ExtraBody, JsonSchema } from './request-types';
-import type { OllamaMessageParam } from '../replay/ollama-message-param';
+import type { ExtraBody, JsonSchema } from '../kit/request-types';
+import type { OllamaMessageParam } from './ollama-message-param';
 
 /** Ollama's model options (its runtime parameters), as its API documents them. */
 export interface OllamaModelOptions {
