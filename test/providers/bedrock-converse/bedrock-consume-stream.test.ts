@@ -1,6 +1,6 @@
-import { BedrockRuntimeClient, ConverseStreamCommand } from '@aws-sdk/client-bedrock-runtime';
-import { NodeHttpHandler } from '@smithy/node-http-handler';
+import { ConverseStreamCommand, type BedrockRuntimeClient } from '@aws-sdk/client-bedrock-runtime';
 import { expect } from 'chai';
+import { loopbackBedrockClient } from './bedrock-sdk-client';
 import { consumeStream, type StreamOutcome } from '../../../lib/driver/consume-stream';
 import { StreamError } from '../../../lib/handler/stream-error';
 import type { StreamSource } from '../../../lib/transport/byte-source';
@@ -78,13 +78,7 @@ describe("consumeStream with the Bedrock descriptor (format: the descriptor; its
     });
 
     async function sdkStream(): Promise<{ stream: AsyncIterable<unknown>; client: BedrockRuntimeClient }> {
-      const client = new BedrockRuntimeClient({
-        region: 'us-east-1',
-        endpoint: server.url,
-        credentials: { accessKeyId: 'AKIDEXAMPLE', secretAccessKey: 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY' },
-        maxAttempts: 1,
-        requestHandler: new NodeHttpHandler(),
-      });
+      const client = loopbackBedrockClient(server.url);
       const response = await client.send(new ConverseStreamCommand({ modelId: 'amazon.nova-lite-v1:0', messages: [{ role: 'user', content: [{ text: 'Hi' }] }] }));
       if (response.stream === undefined) throw new Error('Expected the SDK to hand out a stream');
       return { stream: response.stream, client };

@@ -1,6 +1,6 @@
-import { BedrockRuntimeClient, ConverseStreamCommand } from '@aws-sdk/client-bedrock-runtime';
-import { NodeHttpHandler } from '@smithy/node-http-handler';
+import { ConverseStreamCommand } from '@aws-sdk/client-bedrock-runtime';
 import { expect } from 'chai';
+import { loopbackBedrockClient } from './bedrock-sdk-client';
 import { bedrockFramesFromSdkStream } from '../../../lib/providers/bedrock-converse/bedrock-sdk-events';
 import type { EventStreamFrame } from '../../../lib/providers/bedrock-converse/event-stream-frame';
 import { startLoopbackServer, type LoopbackServer } from '../../support/loopback-server';
@@ -16,14 +16,7 @@ const MODEL_ID = 'arn:aws:bedrock:us-east-1:123456789012:inference-profile/us.an
 
 /** What the SDK hands out for a body: the frames, or what it threw that was no Bedrock exception. */
 async function sdkFrames(server: LoopbackServer): Promise<EventStreamFrame[]> {
-  const client = new BedrockRuntimeClient({
-    region: 'us-east-1',
-    endpoint: server.url,
-    credentials: { accessKeyId: 'AKIDEXAMPLE', secretAccessKey: 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY' },
-    maxAttempts: 1,
-    // The client's default handler speaks HTTP/2 (for bidirectional streams); the loopback server speaks HTTP/1.1.
-    requestHandler: new NodeHttpHandler(),
-  });
+  const client = loopbackBedrockClient(server.url);
   try {
     const response = await client.send(new ConverseStreamCommand({ modelId: MODEL_ID, messages: [{ role: 'user', content: [{ text: 'Hi' }] }] }));
     const frames: EventStreamFrame[] = [];
