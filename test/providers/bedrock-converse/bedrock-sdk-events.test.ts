@@ -51,6 +51,11 @@ describe('bedrockFrameFromSdkEvent', () => {
     expect(payload.delta).to.deep.equal({ bytes: 'AQ==' });
   });
 
+  it('takes a frame (as bedrockFramesFromSdkStream yields) as it is', () => {
+    const frame = exception('throttlingException', { message: 'slow' });
+    expect(bedrockFrameFromSdkEvent(frame)).to.equal(frame);
+  });
+
   it('rejects what is not an object with a TypeError', () => {
     expect(() => bedrockFrameFromSdkEvent(null)).to.throw(TypeError, /Expected a ConverseStream event object/);
     expect(() => bedrockFrameFromSdkEvent('contentBlockDelta')).to.throw(TypeError, /Expected a ConverseStream event object/);
