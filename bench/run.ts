@@ -10,6 +10,7 @@ import { measureConcurrency, summarizeConcurrency, type ConcurrencyRun, type Con
 import { BenchCorrectnessError, checkExtracted, checkResponse, type Expectation } from './check';
 import { bytesOnlyFloor, parseFloor, type Extracted } from './floors';
 import { generateTranscript, type BenchFormat } from './generate-transcript';
+import { measureOtel } from './otel-section';
 import { measureRelay } from './relay-section';
 import type { HeapRow } from './heap';
 import { measureHeapInProcess } from './heap-process';
@@ -19,14 +20,14 @@ import { subjectOf, type Subject } from './subject';
 
 // `npm run bench`: node --expose-gc -r ts-node/register/transpile-only bench/run.ts
 // BENCH_QUICK=1 for a short smoke run (N = 10⁴ and 10⁵, fewer rounds, results.json untouched).
-// BENCH_ONLY=callback | end-to-end | heap | cold-start | concurrency | relay runs one section (results.json untouched).
+// BENCH_ONLY=callback | end-to-end | heap | cold-start | concurrency | relay | otel runs one section (results.json untouched).
 // Concurrency knobs: BENCH_CONC_STREAMS (default 1000,10000), BENCH_CONC_RUNS (runs below the largest
 // count, default 3), BENCH_CONC_LARGE_RUNS (at the largest, default 1), BENCH_CONC_FORMATS (default
 // openai-chat,anthropic; any of the five). BENCH_FORMATS=ollama,gemini (comma-separated) measures only
 // those formats in the callback, end-to-end and heap sections (default: all five); when set, results.json is left untouched.
 
 const QUICK = process.env.BENCH_QUICK === '1';
-const SECTIONS = ['callback', 'end-to-end', 'heap', 'cold-start', 'concurrency', 'relay'] as const;
+const SECTIONS = ['callback', 'end-to-end', 'heap', 'cold-start', 'concurrency', 'relay', 'otel'] as const;
 type Section = (typeof SECTIONS)[number];
 const ONLY = onlySection(process.env.BENCH_ONLY);
 
@@ -359,7 +360,7 @@ async function main(): Promise<void> {
   const date = new Date().toISOString();
   const loadAverageAtStart = loadAverage();
   log(`partstream bench${QUICK ? ' (BENCH_QUICK)' : ''}: N=${SMALL} and N=${LARGE}, ${FORMATS.join(' and ')}; end-to-end only: ${END_TO_END_FORMATS.join(', ')}`);
-  for (const format of ONLY === 'cold-start' || ONLY === 'concurrency' || ONLY === 'relay' ? [] : [...FORMATS, ...END_TO_END_FORMATS].filter(selectedFormat)) {
+  for (const format of ONLY === 'cold-start' || ONLY === 'concurrency' || ONLY === 'relay' || ONLY === 'otel' ? [] : [...FORMATS, ...END_TO_END_FORMATS].filter(selectedFormat)) {
     await measure(format);
     collectGarbage();
   }
@@ -391,7 +392,9 @@ async function main(): Promise<void> {
     loadAverageAtEnd: loadAverage(),
   };
   const relayTargets = ONLY === null || ONLY === 'relay' ? await measureRelay(log) : [];
-  const targetList = [...targets(), ...concurrencyTargets(concurrency, Math.max(...CONCURRENCY.streamCounts)), ...relayTargets];
+  // Last: it registers an OpenTelemetry SDK globally while it runs.
+  const otelTargets = ONLY === null || ONLY === 'otel' ? await measureOtel(log) : [];
+  const targetList = [...targets(), ...concurrencyTargets(concurrency, Math.max(...CONCURRENCY.streamCounts)), ...relayTargets, ...otelTargets];
   process.stdout.write(
     `${formatReport({
       machine,

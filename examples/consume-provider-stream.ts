@@ -10,7 +10,8 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { consumeStream, StreamError, streamOpenAIChat, type StreamingChatResponseHandler } from 'partstream';
+import { consumeStream, StreamError, type StreamingChatResponseHandler } from 'partstream';
+import { streamOpenAIChat } from 'partstream/http';
 
 /** What the stand-in server streams: text, then a tool call whose arguments arrive in pieces. */
 const chunks = [

@@ -17,21 +17,20 @@
  *
  * Run: npx ts-node --transpile-only examples/custom-adapter.ts
  */
+import { consumeStream, StreamError, type StreamingChatResponseHandler } from 'partstream';
 import {
   aiMessage,
   chatResponse,
   completeToolCall,
-  consumeStream,
   partialResponse,
   partialThinking,
   partialToolCall,
   responseMetadata,
-  StreamError,
   tokenUsage,
+  type MapperTarget,
   type SseFrame,
-  type StreamingChatResponseHandler,
-} from 'partstream';
-import type { MapperTarget, StreamMapper } from 'partstream/adapters';
+  type StreamMapper,
+} from 'partstream/adapters';
 
 /** Maps one stream of the made-up provider; one instance per stream. */
 class MadeUpMapper implements StreamMapper<SseFrame> {

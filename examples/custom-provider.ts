@@ -16,21 +16,11 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import {
-  aiMessage,
-  chatResponse,
-  consumeStream,
-  partialResponse,
-  responseMetadata,
-  streamProvider,
-  StreamError,
-  tokenUsage,
-  type ChatMessage,
-  type FinishReason,
-  type StreamingChatResponseHandler,
-  userMessage,
-} from 'partstream';
+import { consumeStream, StreamError, type FinishReason, type StreamingChatResponseHandler } from 'partstream';
+import { aiMessage, chatResponse, partialResponse, responseMetadata, tokenUsage } from 'partstream/adapters';
 import type { JsonObject, MapperTarget, ProviderDescriptor, StreamMapper } from 'partstream/adapters';
+import { streamProvider } from 'partstream/http';
+import { userMessage, type ChatMessage } from 'partstream/replay';
 
 /** What the Acme API takes. */
 interface AcmeRequest {

@@ -11,12 +11,8 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { StreamingChatResponseHandler, ToolExecutionRequest } from 'partstream';
 import {
-  streamAnthropic,
-  streamGemini,
-  streamOllama,
-  streamOpenAIChat,
-  streamOpenAIResponses,
   systemMessage,
   toAnthropicMessages,
   toGeminiContents,
@@ -26,10 +22,15 @@ import {
   toolExecutionResultMessage,
   userMessage,
   type ChatMessage,
+} from 'partstream/replay';
+import {
+  streamAnthropic,
+  streamGemini,
+  streamOllama,
+  streamOpenAIChat,
+  streamOpenAIResponses,
   type HttpStreamOutcome,
-  type StreamingChatResponseHandler,
-  type ToolExecutionRequest,
-} from 'partstream';
+} from 'partstream/http';
 
 /** The five APIs, by the name of their client. */
 type Provider = 'anthropic' | 'openai-chat' | 'openai-responses' | 'gemini' | 'ollama';

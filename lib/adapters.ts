@@ -1,6 +1,11 @@
-// The entry for adapter authors, `partstream/adapters`: re-exports only. A provider author writes
-// a `StreamMapper` and hands it to `consumeStream(source, handler, { adapter })` from the root
-// entry; partstream's own five mappers and their finish-reason maps are here to read, wrap or test against.
+/**
+ * The entry for adapter authors, `partstream/adapters`: re-exports only. A provider author writes
+ * a `StreamMapper` and hands it to `consumeStream(source, handler, { adapter })` from the root
+ * entry; the kit below is what partstream's own mappers are built from, and the five mappers and
+ * their finish-reason maps are here to read, wrap or test against.
+ *
+ * @module partstream/adapters
+ */
 
 // The adapter contract
 export type { MapperTarget, StreamMapper } from './providers/stream-mapper';
@@ -20,7 +25,6 @@ export type {
   SniffRule,
   TelemetryValue,
 } from './providers/provider-descriptor';
-export type { JsonObject } from './wire/read-json';
 export type { FrameDecoder, FrameDecoderEnd, ByteFrameDecoder } from './wire/frame-decoder';
 export { PROVIDERS } from './providers/registry';
 export { openAIChatProvider } from './providers/openai-chat/openai-chat-descriptor';
@@ -30,6 +34,26 @@ export { geminiProvider } from './providers/gemini/gemini-descriptor';
 export { ollamaProvider } from './providers/ollama/ollama-descriptor';
 export type { IncompleteToolCall } from './bridge/parts-bridge';
 export type { StreamAdapter, FramedStreamMapper, Framing } from './driver/stream-options';
+export type { AdapterStreamOptions } from './driver/consume-stream';
+
+// The handler values a mapper delivers
+export {
+  partialResponse, partialThinking, partialToolCall, completeToolCall, toolExecutionRequest, tokenUsage,
+  responseMetadata, aiMessage, chatResponse,
+} from './handler/values';
+export type { ResponseMetadataFields } from './handler/values';
+
+// The kit: reading events, tool calls, finish reasons, usage, provider errors
+export type { JsonObject } from './wire/read-json';
+export { parseJsonObject } from './wire/read-json';
+export { checkSseFrame, sseEventType } from './providers/kit/sse-event';
+export type { ToolCallCompletion } from './providers/kit/tool-call-accumulator';
+export { ToolCallAccumulator } from './providers/kit/tool-call-accumulator';
+export { resolveFinishReason } from './providers/kit/resolve-finish-reason';
+export { countedUsage, sumCounts } from './providers/kit/counted-usage';
+export { ProviderFields } from './providers/kit/provider-fields';
+export { providerStreamError } from './providers/kit/provider-stream-error';
+export { truncatedStreamError } from './providers/kit/truncated-stream-error';
 
 // partstream's own mappers, one per wire format
 export { OpenAIChatMapper } from './providers/openai-chat/openai-chat-mapper';

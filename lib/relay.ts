@@ -1,7 +1,11 @@
-// The relay entry, `partstream/relay` (SPEC §13): re-exports only. Everything that touches a
-// response store is here — stores, the producer, the server, stop — and the viewer side too
-// (`followRelay`; `consumeStream(body, handler, { format: 'partstream' })` is in the root entry).
-// Nothing of a particular store's client library loads from the root entry.
+/**
+ * The relay entry, `partstream/relay` (SPEC §13): re-exports only. Everything that touches a
+ * response store is here — stores, the producer, the server, stop — and the viewer side too
+ * (`followRelay`; `consumeStream(body, handler, { format: 'partstream' })` is in the root entry).
+ * Nothing of a particular store's client library loads from the root entry.
+ *
+ * @module partstream/relay
+ */
 
 // Stores
 export type { ResponseStore, RelayBatch, RelayInfo, ProducerInfo, StopRequest, OpenResponseOptions, RelayErrorKind } from './relay/response-store';
@@ -19,6 +23,8 @@ export { redisStore, fromNodeRedis, fromIoredis } from './relay/redis/index';
 export type { OpenRelayOptions, Relay, RelayEnd } from './relay/open-relay';
 export { openRelay } from './relay/open-relay';
 export type { StreamRelay, RecordedStream, StreamRecorder } from './driver/consume-stream';
+export type { CoreRecorder, RecordedToolCall } from './core/core-recorder';
+export type { DeltaType } from './parts/part-index-counter';
 
 // Server
 export type { RelayResponseOptions } from './relay/relay-response';

@@ -4,13 +4,14 @@
  * `npm run build` (also run by `prepare`, so `npm install` in a clone builds). Two builds of lib/:
  *
  * - dist/esm: tsc's ES modules, one file per source file, so that a bundler keeps only what is
- *   imported (the package is `sideEffects: false`). What bundlers read. tsc keeps relative specifiers as written (`'./parts/factories'`), which
+ *   imported (the package is `sideEffects: false`), without comments (the declarations keep the
+ *   JSDoc). What bundlers read. tsc keeps relative specifiers as written (`'./parts/factories'`), which
  *   Node's ES module loader does not resolve, so each one in the output is rewritten to the file it
  *   names (`'./parts/factories.js'`, `'./providers/index.js'`); one that names no emitted file
  *   fails the build.
  * - dist/node: what Node (and Deno and Bun, which honour the "node" export condition) load: the
- *   same modules bundled by esbuild into one ES module per entry of ENTRIES (code that exported
- *   entries share goes to a chunk they all import). A fresh process reads one file of the package
+ *   same modules bundled by esbuild into one ES module per entry of ENTRIES, the command's too
+ *   (code that entries share goes to a chunk they all import: one copy of each module). A fresh process reads one file of the package
  *   instead of one per source module: the per-module cost of Node's ES module loader (resolve,
  *   read, compile, link) was most of the package's load time.
  *
@@ -24,6 +25,10 @@
  * beside them). A CommonJS declaration may not import an ES module declaration (TS1479 under
  * `module: node16`), while an ES module may import a CommonJS one, so each ES entry's declaration,
  * dist/esm/<name>.d.ts, is one line re-exporting dist/cjs/<name>.d.cts.
+ *
+ * What no exported entry reaches is removed from dist/esm and dist/cjs at the end (the command's
+ * modules, bundled into dist/node, and type-only modules), so the tarball ships one build per entry
+ * and condition and nothing else.
  *
  * The build's start time is recorded as the modification time of dist/esm/package.json, set last:
  * scripts/dist-status.js compares it with lib/ to tell a stale build.
@@ -55,6 +60,8 @@ const COMMONJS_DEPENDENCIES = { eventemitter3: ['EventEmitter'] };
 
 const ENTRIES = [
   { name: 'index', exported: true },
+  { name: 'replay', exported: true },
+  { name: 'http', exported: true },
   { name: 'adapters', exported: true },
   { name: 'relay', exported: true },
   { name: 'otel', exported: true },
@@ -99,14 +106,20 @@ const stamp = path.join(esmDir, 'package.json');
 fs.writeFileSync(stamp, `${JSON.stringify({ type: 'module', sideEffects: false }, null, 2)}\n`);
 fs.utimesSync(stamp, new Date(0), new Date(0));
 
+// The JavaScript keeps no comments: the JSDoc a reader needs is in the declarations (dist/cjs),
+// and in the modules it only made the package larger (a third of dist/esm). esbuild's transform
+// drops them and keeps every statement, import and `@__PURE__` annotation as tsc wrote it.
+const esbuild = require(require.resolve('esbuild', { paths: [root] }));
+
 let rewritten = 0;
 for (const file of listFiles(esmDir)) {
   if (!file.endsWith('.js') && !file.endsWith('.d.ts')) continue;
   const text = fs.readFileSync(file, 'utf8');
-  const next = text.replace(RELATIVE_SPECIFIER, (whole, lead, quote, specifier) => {
+  let next = text.replace(RELATIVE_SPECIFIER, (whole, lead, quote, specifier) => {
     rewritten++;
     return `${lead}${quote}${withExtension(file, specifier)}${quote}`;
   });
+  if (file.endsWith('.js')) next = esbuild.transformSync(next, { loader: 'js', format: 'esm', target: 'es2022', legalComments: 'none' }).code;
   if (next !== text) fs.writeFileSync(file, next);
 }
 
@@ -135,7 +148,6 @@ for (const file of listFiles(esmDir)) {
 // dependencies stay imports (CommonJS ones become requires, see COMMONJS_DEPENDENCIES).
 // lib/cli/main.ts runs itself when executed directly (`require.main === module`, under ts-node);
 // `require` is undefined in an ES module, so the bundle drops that branch rather than shim it.
-const esbuild = require(require.resolve('esbuild', { paths: [root] }));
 
 /** An esbuild plugin that turns `import { a } from 'dep'` into `require('dep').a` (through createRequire) for each dependency of `names`. */
 function requireCommonJs(names) {
@@ -156,11 +168,48 @@ function requireCommonJs(names) {
   };
 }
 
+/**
+ * Removes the files of `dir` ending in `extension` that no exported entry's file reaches through
+ * relative specifiers (`from './x.js'`, `import('./x.cjs')`; a declaration's `./x.cjs` names
+ * `./x.d.cts`). Returns how many were removed.
+ */
+function prune(dir, extension) {
+  const reached = new Set();
+  const pending = ENTRIES.filter((entry) => entry.exported).map(({ name }) => path.join(dir, `${name}${extension}`));
+  while (pending.length > 0) {
+    const file = pending.pop();
+    if (reached.has(file)) continue;
+    reached.add(file);
+    for (const [, , , specifier] of fs.readFileSync(file, 'utf8').matchAll(RELATIVE_SPECIFIER)) {
+      const target = path.resolve(path.dirname(file), extension === '.d.cts' ? specifier.replace(/\.cjs$/, '.d.cts') : specifier);
+      if (!fs.existsSync(target)) throw new Error(`Expected ${JSON.stringify(specifier)} in ${path.relative(root, file)} to name a built file, got no such file`);
+      pending.push(target);
+    }
+  }
+  let removed = 0;
+  for (const file of listFiles(dir)) {
+    if (!file.endsWith(extension) || reached.has(file)) continue;
+    fs.rmSync(file);
+    removed++;
+  }
+  for (const folder of listFolders(dir).reverse()) if (fs.readdirSync(folder).length === 0) fs.rmdirSync(folder);
+  return removed;
+}
+
+/** Every folder under `dir`, parents before children. */
+function listFolders(dir) {
+  return fs.readdirSync(dir, { withFileTypes: true }).filter((entry) => entry.isDirectory()).flatMap((entry) => {
+    const full = path.join(dir, entry.name);
+    return [full, ...listFolders(full)];
+  });
+}
+
 /** Bundles, writes the CommonJS files, checks them and dates the stamp (esbuild's plugins need its asynchronous API). */
 async function finish() {
-  // The exported entries are bundled together, so that code they share goes to a chunk they both
-  // import (one identity per class whichever subpath it is reached through); the command alone.
-  const groups = [ENTRIES.filter((entry) => entry.exported), ...ENTRIES.filter((entry) => !entry.exported).map((entry) => [entry])];
+  // All entries, the command's too, are bundled together, so that code they share goes to a chunk
+  // they all import: one identity per class whichever subpath it is reached through, and one copy
+  // of each module in the package (a command bundled alone repeated most of the library).
+  const groups = [ENTRIES];
   let bundledFiles = 0;
   for (const group of groups) {
     const bundled = await esbuild.build({
@@ -182,6 +231,20 @@ async function finish() {
       logLevel: 'warning',
     });
     bundledFiles += Object.keys(bundled.metafile.outputs).length;
+  }
+  // A chunk esbuild leaves empty (all its modules' code shaken out, kept for import order) is
+  // dropped with the side-effect-free imports of it: one file less to ship and to load.
+  const emptyChunks = listFiles(nodeDir).filter((file) => file.endsWith('.js') && fs.readFileSync(file, 'utf8').trim() === '');
+  for (const chunk of emptyChunks) {
+    for (const file of listFiles(nodeDir).filter((other) => other.endsWith('.js') && other !== chunk)) {
+      const name = path.basename(chunk).replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+      const text = fs.readFileSync(file, 'utf8');
+      const next = text.replace(new RegExp(`^import "(?:\\.{1,2}/)+(?:chunks/)?${name}";\\n`, 'gm'), '');
+      if (next !== text) fs.writeFileSync(file, next);
+      if (next.includes(path.basename(chunk))) throw new Error(`Expected ${path.relative(root, file)} to import the empty ${path.basename(chunk)} only for its side effects, got another use`);
+    }
+    fs.rmSync(chunk);
+    bundledFiles--;
   }
   fs.writeFileSync(path.join(nodeDir, 'package.json'), `${JSON.stringify({ type: 'module', sideEffects: false }, null, 2)}\n`);
 
@@ -217,11 +280,16 @@ async function finish() {
     return `${name}: ${names.length}`;
   });
 
+  // What ships is what an entry reaches: the modules (dist/esm) and declarations (dist/cjs) that
+  // no exported entry imports, directly or through others, are removed (the command's modules,
+  // bundled above into dist/node, and the type-only modules, whose JavaScript is empty).
+  const pruned = prune(esmDir, '.js') + prune(cjsDir, '.d.cts');
+
   // Dated last, with the build's start time: a complete build, and what it was built from.
   fs.utimesSync(stamp, started, started);
 
   process.stdout.write(
-    `built dist/esm (${rewritten} relative specifiers given extensions), ${declarations} declarations in dist/cjs, dist/node (${bundledFiles} bundled files) and dist/cjs (runtime exports: ${counts.join(', ')})\n`,
+    `built dist/esm (${rewritten} relative specifiers given extensions), ${declarations} declarations in dist/cjs (${pruned} unreachable files pruned), dist/node (${bundledFiles} bundled files) and dist/cjs (runtime exports: ${counts.join(', ')})\n`,
   );
 }
 

@@ -4,7 +4,8 @@
  * tab, delivering each event once — shows reasoning and text as they come, and stops it on demand.
  * Open `/?id=<response id>` to follow a response started elsewhere (another tab, another process).
  */
-import { followRelay, type ChatResponse } from 'partstream';
+import type { ChatResponse } from 'partstream';
+import { followRelay } from 'partstream/relay';
 
 /** The little of the DOM this page uses (the project compiles without the DOM typings). */
 interface Element {

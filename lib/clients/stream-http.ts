@@ -19,6 +19,8 @@ import { secretRedaction } from './stream-redaction';
 import { USER_AGENT } from './version';
 import type { ObservationOptions } from '../telemetry/chat-model-listener';
 import { clientTelemetry } from './client-telemetry';
+import { attemptErrorType, type AttemptObserver } from '../telemetry/http-attempts';
+import { attemptUrl } from './attempt-url';
 
 /** Options every provider's HTTP client takes (each client adds where the API lives: `baseURL`, or `host` for Ollama). */
 export interface HttpClientOptions extends ObservationOptions {
@@ -234,15 +236,19 @@ function sendHttpStream(request: HttpStreamRequest, handler: StreamingChatRespon
     await sleep(wait, signal);
     if (signal.aborted) throw signal.reason;
   };
-  const open = async (signal: AbortSignal): Promise<ChunkReader> => {
+  const open = async (signal: AbortSignal, observer: AttemptObserver | null): Promise<ChunkReader> => {
+    // Every request on the wire (each redirect hop too) is one attempt for the stream's listeners.
+    const send: typeof fetchImpl =
+      observer === null ? fetchImpl : (input, init) => observer.attempt(init?.method ?? 'GET', attemptUrl(String(input), secrets), () => fetchImpl(input, init));
     for (let attempt = 0; ; attempt++) {
       let response: Response;
       try {
-        response = await fetchSameOrigin(fetchImpl, request.url, { method: 'POST', headers, body, signal }, request.provider, seen);
+        response = await fetchSameOrigin(send, request.url, { method: 'POST', headers, body, signal }, request.provider, seen);
       } catch (error) {
         if (signal.aborted || StreamError.isInstance(error)) throw error;
         const wait = retryWait(attempt, null);
         if (wait !== null) {
+          observer?.retry(null, attemptErrorType(error), wait);
           await pause(wait, signal);
           retries++;
           continue;
@@ -255,6 +261,7 @@ function sendHttpStream(request: HttpStreamRequest, handler: StreamingChatRespon
         if (wait !== null) {
           // Let go of the body unread: this response is not the one reported.
           discard(response);
+          observer?.retry(response.status, String(response.status), wait);
           await pause(wait, signal);
           retries++;
           continue;

@@ -1,9 +1,10 @@
 import type { StreamingChatResponseHandler } from '../handler/types';
 import { describeValue } from '../parts/describe-value';
-import { openChunkReader, sourceHeader, type StreamSource } from '../transport/byte-source';
+import { openChunkReader, sourceHeader, type ChunkReader, type StreamSource } from '../transport/byte-source';
 import { chooseFormat } from './format-choice';
 import { checkOptions, DEFAULT_MAX_FRAME_BYTES, type ConsumeStreamOptions, type OpenStream, type StartStreamOptions, type StreamOutcome } from './stream-options';
 import { checkObservationOptions, type HttpAttempts } from '../telemetry/stream-observer';
+import type { AttemptObserver } from '../telemetry/http-attempts';
 import { StreamRun } from './stream-run';
 import { PARTSTREAM_WIRE_HEADER } from '../providers/partstream/partstream-wire';
 import { ReplayGate } from '../providers/partstream/replay-gate';
@@ -78,14 +79,21 @@ function runConsumeStream(source: StreamSource, handler: StreamingChatResponseHa
 }
 
 /**
+ * How `startStream` opens its transport: `OpenStream`, told also how to report each HTTP request
+ * it sends to the stream's listeners (null when the stream has none).
+ */
+export type OpenObservedStream = (signal: AbortSignal, attempts: AttemptObserver | null) => Promise<ChunkReader>;
+
+/**
  * `consumeStream` for a transport that still has to be opened (an HTTP request): the handler chain
  * exists before `open` is called, so a cancel or timeout while waiting for the response aborts it,
  * and an error `open` rejects with becomes the stream's one `onError`. Misuse rejects the promise
- * with a `TypeError` before `open` is called; `format` is `auto` by default. `attempts` tells the
- * stream's listeners what the HTTP client saw (read once, at the end).
+ * with a `TypeError` before `open` is called; `format` is `auto` by default. `open` sends its
+ * requests through the `AttemptObserver` it is given, if any; `attempts` tells the stream's
+ * listeners what the HTTP client saw (read once, at the end).
  */
 export function startStream(
-  open: OpenStream,
+  open: OpenObservedStream,
   handler: StreamingChatResponseHandler,
   options: StartStreamOptions = {},
   attempts?: () => HttpAttempts,

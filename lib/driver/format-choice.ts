@@ -2,13 +2,18 @@ import { describeValue } from '../parts/describe-value';
 import { BODY_FORMATS, bodyFormatNamed, type BodyFormat } from '../providers/registry';
 import { partstreamFormat } from '../providers/partstream/partstream-descriptor';
 import type { AnyProviderDescriptor } from '../providers/provider-descriptor';
-import type { FormatChoice } from './wire-plan';
 
 /**
  * What `format` takes: a format partstream knows by name, `auto` to recognise it from the first
  * frames, or a custom provider's descriptor (SPEC §15).
  */
 export type FormatOption = BodyFormat | 'auto' | AnyProviderDescriptor;
+
+/** The formats a body may be: one named, or (`expected` null) any of `candidates`, tried in order. */
+export interface FormatChoice {
+  readonly expected: AnyProviderDescriptor | null;
+  readonly candidates: readonly AnyProviderDescriptor[];
+}
 
 const FRAMINGS: ReadonlySet<string> = new Set(['sse', 'ndjson', 'aws-eventstream']);
 

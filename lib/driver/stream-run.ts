@@ -19,7 +19,8 @@ import { SafeHandler } from './safe-handler';
 import { StreamController } from './stream-controller';
 import { failedWait, StreamGuard, type Interrupted } from './stream-guard';
 import type { ObservationOptions } from '../telemetry/chat-model-listener';
-import type { OpenStream, SecretRedaction, StreamLimits, StreamOutcome } from './stream-options';
+import type { SecretRedaction, StreamLimits, StreamOutcome } from './stream-options';
+import type { AttemptObserver } from '../telemetry/http-attempts';
 import type { StreamRecorder } from './stream-relay';
 import type { AnyFrame, AnyStreamMapper, ChunkDecoder, FramedDecoder } from './wire-plan';
 
@@ -28,6 +29,9 @@ const NO_FRAMES: readonly AnyFrame[] = Object.freeze([]);
 /** How a failed read and a failed request are introduced in the network error. */
 const READ_FAILED = 'The connection failed while reading the stream';
 const OPEN_FAILED = 'The request failed';
+
+/** A transport to open; told how to report the HTTP requests it sends (null when nothing listens). */
+type OpenTransport = (signal: AbortSignal, attempts: AttemptObserver | null) => Promise<ChunkReader>;
 
 /** What one read tells the read loop: read on, finish (the mapper's end, then the truncation check), or quit (already reported). */
 type Step = 0 | 1 | 2;
@@ -123,7 +127,7 @@ export class StreamRun {
   }
 
   /** Runs the stream from a transport to open, or from a source already open. */
-  async run(source: OpenStream | ChunkReader): Promise<StreamOutcome> {
+  async run(source: OpenTransport | ChunkReader): Promise<StreamOutcome> {
     if (typeof source !== 'function') this.reader = source;
     this.observer?.request();
     try {
@@ -181,7 +185,7 @@ export class StreamRun {
    * every frame list in the old generation); that work is `take`, a plain call. While it waits on
    * the transport it holds its run only through `link` (see `run`), never in a local.
    */
-  private static async pump(link: RunLink, guard: StreamGuard, source: OpenStream | ChunkReader): Promise<void> {
+  private static async pump(link: RunLink, guard: StreamGuard, source: OpenTransport | ChunkReader): Promise<void> {
     const reader = typeof source === 'function' ? await StreamRun.open(link, guard, source) : source;
     if (reader === null) return;
     let step: Step = READ_ON;
@@ -256,6 +260,8 @@ export class StreamRun {
       // The plan until the format is known; then the format's own decoder, called directly.
       this.frameDecoder = plan.frameDecoder ?? plan;
       this.chunks = plan.chunkDecoder;
+      // Listeners hear of a recognised format before the first chunk.
+      this.observer?.recognised();
     }
     if (pump === null) return this.afterDelivery(false, last);
     const stop = pump.deliverAll(frames);
@@ -310,7 +316,7 @@ export class StreamRun {
   }
 
   /** Opens the transport; null (after reporting why, unless cancelled) when that did not work out. Holds its run as `pump` does. */
-  private static async open(link: RunLink, guard: StreamGuard, open: OpenStream): Promise<ChunkReader | null> {
+  private static async open(link: RunLink, guard: StreamGuard, open: OpenTransport): Promise<ChunkReader | null> {
     const transport = new AbortController();
     (link.run as StreamRun).transport = transport;
     const early = guard.begin();
@@ -318,9 +324,10 @@ export class StreamRun {
       (link.run as StreamRun).interrupted(early, OPEN_FAILED);
       return null;
     }
+    const attempts = (link.run as StreamRun).observer;
     let reader: ChunkReader;
     try {
-      reader = await Promise.resolve().then(() => open(transport.signal));
+      reader = await Promise.resolve().then(() => open(transport.signal, attempts));
     } catch (error) {
       if (!guard.end()) (link.run as StreamRun).interrupted(failedWait(error), OPEN_FAILED);
       return null;

@@ -12,6 +12,7 @@ import type { BodyFraming } from '../wire/sniff-rule';
 import { createSseDecoder } from '../wire/sse-decoder';
 import { createWireDecoder, type WireDecoder, type WireFrame } from '../wire/wire-decoder';
 import type { AdapterStreamOptions } from './stream-options';
+import type { FormatChoice } from './format-choice';
 
 /** How a body is framed: Server-Sent Events, one JSON value per line, or AWS's binary event stream. */
 export type Framing = BodyFraming;
@@ -49,12 +50,6 @@ export interface FramedDecoder extends FrameDecoder<WireFrame> {
   readonly frameDecoder: FrameDecoder<WireFrame> | null;
   /** Non-null when raw chunks must reach the plan before any text decoding (see `ChunkDecoder`); may change once the format is known. */
   readonly chunkDecoder: ChunkDecoder | null;
-}
-
-/** The formats a body may be: one named, or (`expected` null) any of `candidates`, tried in order. */
-export interface FormatChoice {
-  readonly expected: AnyProviderDescriptor | null;
-  readonly candidates: readonly AnyProviderDescriptor[];
 }
 
 /** The text decoder of a recognised text format: its own, else its framing's. */

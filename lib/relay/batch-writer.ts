@@ -1,4 +1,7 @@
-import type { EncodedEventSink } from './partstream-encoder';
+import type { DeltaType } from '../parts/part-index-counter';
+import { EncodedBatch } from './encoded-batch';
+import { EventBatch } from './event-batch';
+import { encodeEvent, type RelayEventSink } from './partstream-encoder';
 import { RelayError, type RelayBatch, type ResponseStore } from './response-store';
 
 /** How a relay's batches are cut and retried. */
@@ -22,8 +25,8 @@ export interface BatchEvents {
   ended(last: number): void;
   /** The relay could not store a batch within `retryForMs`: it gave up. */
   failed(error: unknown): void;
-  /** The terminal `error` event that replaces the events past `maxResponseBytes`, with sequence `sequence`. */
-  tooLargeEvent(sequence: number): string;
+  /** The data of the terminal `error` event that replaces the events past `maxResponseBytes`. */
+  tooLargeData(): string;
 }
 
 /** What became of a failed append: try it again, the log now ends with `relay_too_large`, or the relay stops. */
@@ -31,26 +34,26 @@ type Recovery = 'retry' | 'replaced' | 'stop';
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
-function batchOf(first: number, texts: readonly string[], terminal: boolean): RelayBatch {
-  const text = texts.length === 1 ? (texts[0] as string) : texts.join('');
-  return Object.freeze({ first, last: first + texts.length - 1, terminal, text });
-}
 
 /**
- * Gathers a relay's encoded events into batches and appends them, one fenced append per batch,
- * one at a time: a batch is cut `flushMs` after its first event, at `flushCount` events or
- * `flushBytes` of text (beyond its first event), and at once for the terminal. A full batch is
- * joined into one string as it is cut, so that events waiting behind a slow store cost one flat
- * string per batch rather than one object per event. While an append is in flight the next
+ * Numbers a relay's events 1, 2, 3 … (nothing is taken after the terminal), gathers them into
+ * batches and appends them, one fenced append per batch, one at a time: a batch is cut `flushMs`
+ * after its first event, at `flushCount` events or `flushBytes` of text (beyond its first event),
+ * and at once for the terminal. Events are held raw (`EventBatch`) and a batch's SSE text is
+ * written as UTF-8 in one pass when it is cut (an `EncodedBatch`: stores keep or send the bytes),
+ * so that events waiting behind a slow store cost one byte array per batch rather than a string
+ * per event. While an append is in flight the next
  * batches fill; when it lands, the full ones go out, then the one being filled once its `flushMs`
  * is over (a stream faster than its store thus writes full batches). A failed append is retried with the same
  * batch, with backoff, for up to `retryForMs`. Taking an event never waits and never does I/O:
  * the store is only awaited here, outside every callback.
  */
-export class BatchWriter implements EncodedEventSink {
-  /** The batch being filled: its texts, from sequence `first` on, `bytes` of text. */
-  private texts: string[] = [];
-  private first = 0;
+export class BatchWriter implements RelayEventSink {
+  /** The sequence of the last event taken, and whether it was the terminal. */
+  private sequence = 0;
+  private ended = false;
+  /** The batch being filled, `bytes` of text. */
+  private readonly batch = new EventBatch();
   private bytes = 0;
   /** Batches cut and not yet stored, from `head` on (while flushing, the one at `head` is in flight). */
   private ready: RelayBatch[] = [];
@@ -80,33 +83,52 @@ export class BatchWriter implements EncodedEventSink {
     return this.sealed;
   }
 
-  event(sequence: number, text: string, terminal: boolean): void {
-    if (this.sealed) return;
+  get last(): number {
+    return this.sequence;
+  }
+
+  get terminated(): boolean {
+    return this.ended;
+  }
+
+  delta(index: number, type: DeltaType, text: string): void {
+    if (this.ended) return;
+    const sequence = ++this.sequence;
+    if (!this.sealed) this.place(this.batch.delta(sequence, index, type, text), false);
+  }
+
+  emit(type: string, data: string, terminal = false): boolean {
+    if (this.ended) return false;
+    if (terminal) this.ended = true;
+    const sequence = ++this.sequence;
+    if (!this.sealed) this.place(this.batch.event(sequence, type, data), terminal);
+    return true;
+  }
+
+  /** The event just added to the batch being filled, `length` of text: cuts batches and schedules their appends. */
+  private place(length: number, terminal: boolean): void {
     const limits = this.limits;
-    if (this.total + text.length > limits.maxResponseBytes) {
+    const batch = this.batch;
+    if (this.total + length > limits.maxResponseBytes) {
       // The log ends here with relay_too_large; the local stream goes on without the relay.
-      text = this.events.tooLargeEvent(sequence);
+      batch.dropLast();
+      length = batch.event(this.sequence, 'error', this.events.tooLargeData());
       terminal = true;
     }
-    this.total += text.length;
-    if (this.texts.length > 0 && this.bytes + text.length > limits.flushBytes) this.cutFilling(false);
-    const texts = this.texts;
-    if (texts.length === 0) {
-      this.first = sequence;
-      this.firstAt = Date.now();
-    }
-    texts.push(text);
-    this.bytes += text.length;
+    this.total += length;
+    if (batch.count > 1 && this.bytes + length > limits.flushBytes) this.cutFilling(false, true);
+    if (batch.count === 1) this.firstAt = Date.now();
+    this.bytes += length;
     if (terminal) {
       this.sealed = true;
       this.stopTimer();
       this.cutFilling(true);
-    } else if (texts.length >= limits.flushCount || this.bytes >= limits.flushBytes) {
+    } else if (batch.count >= limits.flushCount || this.bytes >= limits.flushBytes) {
       this.cutFilling(false);
     }
     if (this.head < this.ready.length) {
       if (!this.flushing && !this.due) this.flushNow();
-    } else if (this.timer === null && this.texts.length > 0) {
+    } else if (this.timer === null && batch.count > 0) {
       this.startTimer(limits.flushMs);
     }
   }
@@ -114,18 +136,19 @@ export class BatchWriter implements EncodedEventSink {
   /** Stops writing: nothing waiting or taken from now on is appended. */
   private seal(): void {
     this.sealed = true;
-    this.texts = [];
+    this.batch.clear();
     this.bytes = 0;
     this.ready = [];
     this.head = 0;
     this.stopTimer();
   }
 
-  /** Cuts the batch being filled into the ready queue. */
-  private cutFilling(terminal: boolean): void {
-    this.ready.push(batchOf(this.first, this.texts, terminal));
-    this.first += this.texts.length;
-    this.texts = [];
+  /** Cuts the batch being filled (but its last event, with `allButLast`) into the ready queue. */
+  private cutFilling(terminal: boolean, allButLast = false): void {
+    const batch = this.batch;
+    const first = batch.first;
+    const bytes = batch.cut(allButLast);
+    this.ready.push(new EncodedBatch(first, batch.first - 1, terminal, bytes));
     this.bytes = 0;
     this.overdue = false;
   }
@@ -138,7 +161,7 @@ export class BatchWriter implements EncodedEventSink {
   private startTimer(delay: number): void {
     this.timer = setTimeout(() => {
       this.timer = null;
-      if (this.texts.length === 0 || this.sealed) return;
+      if (this.batch.count === 0 || this.sealed) return;
       const left = this.firstAt + this.limits.flushMs - Date.now();
       if (left > 0) {
         this.startTimer(left);
@@ -176,7 +199,7 @@ export class BatchWriter implements EncodedEventSink {
         if (this.head === this.ready.length && !this.overdue) return;
         // The relay adds a meta event when the id or model changed (to the batch being filled, or cutting a full one).
         if (!this.sealed) this.events.beforeFlush();
-        if (this.overdue && this.texts.length > 0) this.cutFilling(false);
+        if (this.overdue && this.batch.count > 0) this.cutFilling(false);
         this.overdue = false;
         if (this.head === this.ready.length) return;
         const batch = this.ready[this.head] as RelayBatch;
@@ -242,7 +265,7 @@ export class BatchWriter implements EncodedEventSink {
     if (RelayError.isInstance(error) && error.kind === 'too-large' && !batch.terminal) {
       // The store's own bound: the log ends with relay_too_large in place of this batch.
       this.seal();
-      this.ready = [batchOf(batch.first, [this.events.tooLargeEvent(batch.first)], true)];
+      this.ready = [Object.freeze({ first: batch.first, last: batch.first, terminal: true, text: encodeEvent(batch.first, 'error', this.events.tooLargeData()) })];
       return 'replaced';
     }
     if (Date.now() >= giveUpAt) {

@@ -7,7 +7,7 @@ import { trimBatch } from './trim-batch';
 export interface MemoryStoreOptions {
   /** The most responses kept at once (expired ones are swept first); 10 000 by default. */
   readonly maxResponses?: number | undefined;
-  /** The most text one response's log may hold (UTF-16 code units); 64 MiB by default. */
+  /** The most text one response's log may hold (UTF-16 code units; UTF-8 bytes of a producer's batches); 64 MiB by default. */
   readonly maxResponseBytes?: number | undefined;
   /** How often at most expired logs are swept, on the store's own calls (milliseconds); 60 000 by default. */
   readonly sweepMs?: number | undefined;
@@ -129,11 +129,12 @@ export class MemoryResponseStore implements ResponseStore {
       if (isStored(entry, batch)) return;
       throw new RelayError('fenced', `Response ${responseId}: events from ${batch.first} cannot follow ${entry.last}${entry.ended ? ' (its terminal is stored)' : ''}`);
     }
-    if (entry.bytes + batch.text.length > this.logs.maxResponseBytes) {
+    const size = batchSize(batch);
+    if (entry.bytes + size > this.logs.maxResponseBytes) {
       throw new RelayError('too-large', `Response ${responseId} would exceed the store's ${this.logs.maxResponseBytes} characters (maxResponseBytes)`);
     }
     entry.batches.push(batch);
-    entry.bytes += batch.text.length;
+    entry.bytes += size;
     entry.last = batch.last;
     if (batch.terminal) entry.ended = true;
     wake(entry);
@@ -259,11 +260,21 @@ export class MemoryResponseStore implements ResponseStore {
 
 function checkBatch(batch: RelayBatch): void {
   if (batch === null || typeof batch !== 'object') throw new TypeError(`Expected a batch {first, last, terminal, text}, got ${describeValue(batch)}`);
-  const { first, last, terminal, text } = batch;
+  const { first, last, terminal, bytes } = batch;
   if (!Number.isSafeInteger(first) || first < 1) throw new TypeError(`Expected batch.first to be a positive integer, got ${describeValue(first)}`);
   if (!Number.isSafeInteger(last) || last < first) throw new TypeError(`Expected batch.last to be an integer of at least batch.first, got ${describeValue(last)}`);
   if (typeof terminal !== 'boolean') throw new TypeError(`Expected batch.terminal to be a boolean, got ${describeValue(terminal)}`);
-  if (typeof text !== 'string') throw new TypeError(`Expected batch.text to be a string, got ${describeValue(text)}`);
+  // A producer's batch carries its UTF-8 (its text is decoded only when read).
+  if (bytes !== undefined) {
+    if (!(bytes instanceof Uint8Array)) throw new TypeError(`Expected batch.bytes to be a Uint8Array, got ${describeValue(bytes)}`);
+  } else if (typeof batch.text !== 'string') {
+    throw new TypeError(`Expected batch.text to be a string, got ${describeValue(batch.text)}`);
+  }
+}
+
+/** What a batch counts against `maxResponseBytes`: its UTF-8 bytes when it carries them, else its text's UTF-16 code units. */
+function batchSize(batch: RelayBatch): number {
+  return batch.bytes !== undefined ? batch.bytes.length : batch.text.length;
 }
 
 /** True when `batch` is exactly the batch stored at its `first` (a retried append that had landed). */

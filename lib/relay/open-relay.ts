@@ -2,7 +2,6 @@ import type { RecordedStream, StreamRecorder, StreamRelay } from '../driver/cons
 import { StreamError } from '../handler/stream-error';
 import { describeValue } from '../parts/describe-value';
 import { BatchWriter, type BatchLimits } from './batch-writer';
-import { PartstreamEncoder } from './partstream-encoder';
 import { PartstreamRecorder } from './partstream-recorder';
 import { checkRelayId, randomRelayId } from './relay-ids';
 import type { RelayError, ResponseStore, StopRequest } from './response-store';
@@ -63,7 +62,6 @@ class ProducerRelay implements Relay {
   readonly done: Promise<RelayEnd>;
   private readonly abort = new AbortController();
   private resolveDone!: (end: RelayEnd) => void;
-  private readonly encoder: PartstreamEncoder;
   private readonly recorder: PartstreamRecorder;
   private readonly writer: BatchWriter;
   private stream: RecordedStream | null = null;
@@ -90,12 +88,11 @@ class ProducerRelay implements Relay {
         refused: (error) => this.refused(error),
         ended: (last) => this.ended(last, retainMs),
         failed: (error) => this.finish({ status: 'failed', error }),
-        tooLargeEvent: (sequence) => this.tooLargeEvent(sequence),
+        tooLargeData: () => this.tooLargeData(),
       },
     );
-    this.encoder = new PartstreamEncoder(this.writer);
-    this.recorder = new PartstreamRecorder(this.encoder, responseId, store.producerId, options.relayRawEvents === true);
-    this.encoder.emit('start', JSON.stringify({ v: 1, responseId, producerId: store.producerId, createdAt }));
+    this.recorder = new PartstreamRecorder(this.writer, responseId, store.producerId, options.relayRawEvents === true);
+    this.writer.emit('start', JSON.stringify({ v: 1, responseId, producerId: store.producerId, createdAt }));
     this.unsubscribe = store.subscribeStops(store.producerId, (id, request) => {
       if (id === responseId) this.stopped(request);
     });
@@ -112,7 +109,7 @@ class ProducerRelay implements Relay {
 
   /** A stop was asked for (durably, in the store): cancel the stream, which ends the log with `cancelled`. */
   private stopped(request: StopRequest): void {
-    if (this.encoder.terminated || this.signal.aborted) return;
+    if (this.writer.terminated || this.signal.aborted) return;
     this.recorder.stop = request;
     this.abort.abort(new StreamError('truncated', `Response ${this.responseId} was stopped by ${request.by}`, { code: 'stopped' }));
     if (this.stream !== null) this.stream.cancel(this.signal.reason);
@@ -132,14 +129,14 @@ class ProducerRelay implements Relay {
     this.finish(error.kind === 'fenced' ? { status: 'fenced', error } : { status: 'failed', error });
   }
 
-  private tooLargeEvent(sequence: number): string {
+  private tooLargeData(): string {
     const data = {
       responseId: this.responseId,
       error: { kind: 'truncated', message: `The relay of response ${this.responseId} reached its maxResponseBytes and relays no more`, code: 'relay_too_large' },
       producerId: this.store.producerId,
       by: 'producer',
     };
-    return `id: ${sequence}\nevent: error\ndata: ${JSON.stringify(data)}\n\n`;
+    return JSON.stringify(data);
   }
 
   private ended(last: number, retainMs: number): void {

@@ -1,44 +1,63 @@
-/** Where encoded events go, in sequence order (the producer's batcher; a test's list). */
+import type { DeltaType } from '../parts/part-index-counter';
+
+/**
+ * Where a response's events go, each numbered by the sink with the next sequence (1, 2, 3 …):
+ * the producer's batch writer, or a plain `PartstreamEncoder`. Nothing is taken after the
+ * terminal event.
+ */
+export interface RelayEventSink {
+  /** The sequence of the last event taken (0 before any). */
+  readonly last: number;
+  /** True once the terminal event was taken. */
+  readonly terminated: boolean;
+  /** A `delta` event without payload (the per-token event): data `{index, type, text}`. */
+  delta(index: number, type: DeltaType, text: string): void;
+  /** An event of `type` whose data is the one-line JSON text `data`; false (nothing taken) after the terminal. */
+  emit(type: string, data: string, terminal?: boolean): boolean;
+}
+
+/** Where a `PartstreamEncoder` hands each encoded event, in sequence order (a test's list). */
 export interface EncodedEventSink {
   /** One event: its sequence, its whole SSE text, and whether it is the terminal event. */
   event(sequence: number, text: string, terminal: boolean): void;
 }
 
 /**
- * Numbers a response's events 1, 2, 3 … and encodes each once, as its `partstream` v1 SSE text
- * (`id: <sequence>\nevent: <type>\ndata: <one-line JSON>\n\n`; `JSON.stringify` never writes a raw
- * line break), handing it to the sink. Nothing is emitted after the terminal event.
+ * The `partstream` v1 SSE text of one event (`JSON.stringify` never writes a raw line break, so
+ * `data` is one line): `id: <sequence>\nevent: <type>\ndata: <data>\n\n`.
  */
-export class PartstreamEncoder {
+export function encodeEvent(sequence: number, type: string, data: string): string {
+  return `id: ${sequence}\nevent: ${type}\ndata: ${data}\n\n`;
+}
+
+/**
+ * The plain encoder: numbers a response's events 1, 2, 3 … and encodes each on its own with
+ * `encodeEvent` (a delta's data with `JSON.stringify`), handing it to the sink. The producer's
+ * batch writer writes the same text a batch at a time.
+ */
+export class PartstreamEncoder implements RelayEventSink {
   private sequence = 0;
   private ended = false;
-  /** `\nevent: <type>\ndata: ` of the last event's type. */
-  private type = '';
-  private lines = '';
 
   constructor(private readonly sink: EncodedEventSink) {}
 
-  /** The sequence of the last event emitted (0 before any). */
   get last(): number {
     return this.sequence;
   }
 
-  /** True once the terminal event was emitted. */
   get terminated(): boolean {
     return this.ended;
   }
 
-  /** Emits one event whose data is the JSON text `data`; false (nothing emitted) after the terminal. */
+  delta(index: number, type: DeltaType, text: string): void {
+    this.emit('delta', JSON.stringify({ index, type, text }));
+  }
+
   emit(type: string, data: string, terminal = false): boolean {
     if (this.ended) return false;
     if (terminal) this.ended = true;
     const sequence = ++this.sequence;
-    // The event and data line openings repeat: built once per type, not per event.
-    if (type !== this.type) {
-      this.type = type;
-      this.lines = `\nevent: ${type}\ndata: `;
-    }
-    this.sink.event(sequence, `id: ${sequence}${this.lines}${data}\n\n`, terminal);
+    this.sink.event(sequence, encodeEvent(sequence, type, data), terminal);
     return true;
   }
 }

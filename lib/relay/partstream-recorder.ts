@@ -6,7 +6,7 @@ import { partsToJSON, partToJSON } from '../parts/json';
 import type { DeltaType } from '../parts/part-index-counter';
 import type { MessagePart, OpaquePayload, PartAttributes } from '../parts/types';
 import { jsonString } from './json-string';
-import type { PartstreamEncoder } from './partstream-encoder';
+import type { RelayEventSink } from './partstream-encoder';
 import type { StopRequest } from './response-store';
 
 /** Who ended a cancelled response: the stop asked for (by, reason, at), or the producer's own cancel. */
@@ -31,24 +31,21 @@ function jsonOrNull(value: unknown): string | null {
  * seen so far changed (`checkMeta`, at each flush and before the terminal), and exactly one
  * terminal: `complete` as the core completed, else, at the stream's end, `error` (its kind,
  * message, status and code; never its body or cause) or `cancelled` (by the stop asked for, else
- * by the producer). Per delta it builds one string and calls the sink.
+ * by the producer). A payload-free delta goes to the sink as its raw values (`RelayEventSink#delta`:
+ * the producer's writer encodes it with its batch); any other event as its JSON data.
  */
 export class PartstreamRecorder implements StreamRecorder {
   private stream: RecordedStream | null = null;
   private metaId: string | null = null;
   private metaModel: string | null = null;
   private nextMetaCheck = 0;
-  /** `{"index":…,"type":…,"text":` of the last delta's index and type. */
-  private deltaIndex = -1;
-  private deltaType: DeltaType | null = null;
-  private deltaOpening = '';
   /** The stop that cancelled the stream, once one did. */
   stop: CancelledBy = null;
   /** Set when the relay was fenced out: the stream's outcome becomes `producer_fenced`, and nothing more is written. */
   fenced: StreamError | null = null;
 
   constructor(
-    private readonly out: PartstreamEncoder,
+    private readonly out: RelayEventSink,
     private readonly responseId: string,
     private readonly producerId: string,
     private readonly relayRawEvents: boolean,
@@ -60,14 +57,8 @@ export class PartstreamRecorder implements StreamRecorder {
   }
 
   delta(index: number, type: DeltaType, text: string, payload: OpaquePayload | null): void {
-    // The opening is the same for every delta of a run: built once per run, not per delta.
-    if (index !== this.deltaIndex || type !== this.deltaType) {
-      this.deltaIndex = index;
-      this.deltaType = type;
-      this.deltaOpening = `{"index":${index},"type":"${type}","text":`;
-    }
-    const head = this.deltaOpening + quote(text);
-    this.out.emit('delta', payload === null ? `${head}}` : `${head},"payload":${JSON.stringify(payload)}}`);
+    if (payload === null) this.out.delta(index, type, text);
+    else this.out.emit('delta', `{"index":${index},"type":"${type}","text":${quote(text)},"payload":${JSON.stringify(payload)}}`);
   }
 
   toolCallDelta(index: number, call: number, id: string | null, name: string | null, args: string): void {

@@ -112,7 +112,9 @@ export async function relay(store: ResponseStore, responseId: string, options: R
           return;
         }
         quietSince = Date.now();
-        controller.enqueue(encoder.encode(next.value.text));
+        // A producer's batch carries its UTF-8: a copy of it (the store's stays as it is), else the text encoded.
+        const bytes = next.value.bytes;
+        controller.enqueue(bytes !== undefined ? bytes.slice() : encoder.encode(next.value.text));
         if (next.value.terminal) {
           stop();
           controller.close();

@@ -5,12 +5,15 @@
 /**
  * One fenced append: the SSE text of the events `first … last` (contiguous sequences), encoded
  * once by the producer. `terminal` is true when the batch ends with the response's terminal event.
+ * `bytes`, when present, is the UTF-8 of `text` as the producer wrote it: a store may keep or send
+ * these instead of `text` (reading `text` of a producer's batch decodes them).
  */
 export interface RelayBatch {
   readonly first: number;
   readonly last: number;
   readonly terminal: boolean;
   readonly text: string;
+  readonly bytes?: Uint8Array | undefined;
 }
 
 /** Who produces a response: the producing process's id (one per store instance) and when it began. */

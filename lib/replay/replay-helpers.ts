@@ -4,8 +4,10 @@ import { INCOMPLETE_ATTRIBUTE } from '../parts/incomplete-tool-call';
 import type { Media, MessagePart, OpaquePayload, ToolCall } from '../parts/types';
 import { parseToolArguments } from './parse-tool-arguments';
 
-/** A JSON object as the converters hand it to a provider. */
-export type JsonObject = Record<string, unknown>;
+import type { JsonObject } from '../wire/read-json';
+
+/** A JSON object as the converters hand it to a provider: partstream's one JSON object type, as a parsed event's. */
+export type { JsonObject };
 
 /** True for a part cut short by the stream's end (SPEC §10): it never goes back to a provider. */
 export function isIncomplete(part: MessagePart): boolean {

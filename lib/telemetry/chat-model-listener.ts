@@ -96,6 +96,58 @@ export interface ChatModelErrorContext extends ChatModelEndContext {
 export type ChatModelCancelContext = ChatModelEndContext;
 
 /**
+ * One HTTP request an HTTP client sends for a stream: the first, a retry, or a redirect hop (each
+ * is one request on the wire). Told before it is sent.
+ */
+export interface ChatModelHttpAttemptContext extends ChatModelRequestContext {
+  /** How many requests this stream sent before this one (retries and redirect hops alike): 0 for the first. */
+  readonly resendCount: number;
+  /** The HTTP method (`POST`). */
+  readonly method: string;
+  /**
+   * The URL sent to, without credentials or fragment; the API key, where it appears, and the value
+   * of every query parameter whose name looks like a secret (`key`, `sig`, `token` …) read `REDACTED`.
+   */
+  readonly url: string;
+}
+
+/** How one HTTP attempt ended: with a response (`status`), or without one (`status` null). */
+export interface HttpAttemptResult {
+  /** The response's status; null when none arrived (a connection error, a cancel). */
+  readonly status: number | null;
+  /**
+   * Null for a response below 400; else a low-cardinality class of the failure: the status as a
+   * string (`"429"`), or, without a response, the connection error's code (`ECONNREFUSED`), else its
+   * name (`TypeError`, `AbortError`), else `_OTHER`.
+   */
+  readonly errorType: string | null;
+}
+
+/** What a listener does around one HTTP attempt (both optional). */
+export interface HttpAttemptScope {
+  /**
+   * Runs `send` (the attempt's `fetch`), in the listener's own context if it likes (an
+   * OpenTelemetry listener makes the attempt's span active there). It must call `send` once; a
+   * scope that throws or never calls it is passed by (the attempt is sent all the same).
+   */
+  wrap?(send: () => Promise<unknown>): unknown;
+  /** The attempt ended, once: when its response headers arrived or it failed. */
+  end?(result: HttpAttemptResult): unknown;
+}
+
+/** A request the HTTP client is about to retry, after a wait. */
+export interface ChatModelRetryContext extends ChatModelRequestContext {
+  /** 1 for the first retry. */
+  readonly retry: number;
+  /** The status of the response that is retried; null after a connection error. */
+  readonly status: number | null;
+  /** The failure retried, as `HttpAttemptResult.errorType` classes it (`"503"`, `ECONNRESET` …). */
+  readonly errorType: string;
+  /** The wait before the retry is sent, in milliseconds. */
+  readonly delayMs: number;
+}
+
+/**
  * An observer of streams (SPEC §14): `onRequest`, then `onFirstChunk` at most once (before the
  * first content callback), then exactly one of `onResponse`, `onError`, `onCancel`, before the
  * handler's terminal callback and before the stream's promise settles. Calls are synchronous; a
@@ -108,6 +160,13 @@ export interface ChatModelListener {
   onResponse?(context: ChatModelResponseContext): unknown;
   onError?(context: ChatModelErrorContext): unknown;
   onCancel?(context: ChatModelCancelContext): unknown;
+  /**
+   * HTTP clients only: a request is about to be sent (the first, a retry, a redirect hop). The
+   * scope returned, if any, wraps the send and hears how it ended.
+   */
+  onHttpAttempt?(context: ChatModelHttpAttemptContext): HttpAttemptScope | undefined | void;
+  /** HTTP clients only: a failed request will be sent again after `delayMs`. */
+  onRetry?(context: ChatModelRetryContext): unknown;
 }
 
 /** What `consumeStream` cannot know of a stream, for its listeners. */

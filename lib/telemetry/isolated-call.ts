@@ -4,8 +4,11 @@ import type { ChatModelListener } from './chat-model-listener';
 /** Listeners already warned about: one warning per listener object. */
 const warned = new WeakSet<object>();
 
-/** One warning, through the host's `process.emitWarning` where there is one, else `console.warn`. */
-function warn(listener: ChatModelListener, hook: string, error: unknown): void {
+/**
+ * Reports that `listener[hook]` failed: one warning per listener object, through the host's
+ * `process.emitWarning` where there is one (code `PARTSTREAM_LISTENER_ERROR`), else `console.warn`.
+ */
+export function warnListener(listener: ChatModelListener, hook: string, error: unknown): void {
   if (warned.has(listener)) return;
   warned.add(listener);
   const message = `A ChatModelListener's ${hook} failed (further failures of this listener are not reported): ${describeError(error)}`;
@@ -20,7 +23,7 @@ function warn(listener: ChatModelListener, hook: string, error: unknown): void {
 }
 
 function caught(listener: ChatModelListener, hook: string): (error: unknown) => void {
-  return (error) => warn(listener, hook, error);
+  return (error) => warnListener(listener, hook, error);
 }
 
 /**
@@ -36,6 +39,6 @@ export function callListener(listener: ChatModelListener, hook: keyof ChatModelL
       (result as PromiseLike<unknown>).then(undefined, caught(listener, hook));
     }
   } catch (error) {
-    warn(listener, hook, error);
+    warnListener(listener, hook, error);
   }
 }

@@ -71,7 +71,7 @@ function endFields(context: ChatModelEndContext): Record<string, unknown> {
 }
 
 /**
- * The listener that logs a stream (requests at `debug`; the response status, retries and a
+ * The listener that logs a stream (requests and each retry at `debug`; the response status, retries and a
  * completed or cancelled outcome at `info`; a failure at `error`), or null when logging is off:
  * `logLevel`, else `PARTSTREAM_LOG` (`debug`, `info`, `warn`, `error`, `off`), else `info` with a
  * `logger` and off without. Nothing secret is logged: no request body, no header; an error's
@@ -85,6 +85,12 @@ export function logListener(options: LoggingOptions): ChatModelListener | null {
   return {
     onRequest(context) {
       if (rank <= RANK.debug) logger.debug(`partstream: request to ${context.provider}`, requestFields(context));
+    },
+    onRetry(context) {
+      if (rank > RANK.debug) return;
+      const fields: Record<string, unknown> = { ...requestFields(context), retry: context.retry, errorType: clean(context.errorType), delayMs: Math.round(context.delayMs) };
+      if (context.status !== null) fields.status = context.status;
+      logger.debug(`partstream: retrying the request to ${context.provider} in ${Math.round(context.delayMs)} ms (${clean(context.errorType)})`, fields);
     },
     onResponse(context) {
       if (rank <= RANK.info) logger.info(`partstream: ${context.provider} stream completed`, endFields(context));

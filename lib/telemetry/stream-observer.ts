@@ -3,14 +3,19 @@ import type { ChatResponse, StreamingChatResponseHandler, StreamingHandle } from
 import { describeValue } from '../parts/describe-value';
 import type {
   ChatModelEndContext,
+  ChatModelHttpAttemptContext,
   ChatModelListener,
   ChatModelRequestContext,
+  ChatModelRetryContext,
+  HttpAttemptResult,
   ObservationOptions,
   ObservedHttpResponse,
   ObservedOutcome,
   ObservedServer,
   StreamTelemetry,
 } from './chat-model-listener';
+import { AttemptScopes, attemptErrorType, responseResult, type AttemptObserver } from './http-attempts';
+import { channelListener } from './diagnostics-channels';
 import { callListener } from './isolated-call';
 import { checkListener, globalListeners } from './listener-registry';
 import { logListener } from './log-listener';
@@ -83,15 +88,20 @@ export function observeStream(options: ObservationOptions, stream: ObservedStrea
   const shared = globalListeners();
   const own = options.listeners;
   const log = logListener(options);
-  if (shared.length === 0 && (own === undefined || own.length === 0) && log === null) return null;
+  const channels = channelListener();
+  if (shared.length === 0 && (own === undefined || own.length === 0) && log === null && channels === null) return null;
   const listeners = [...shared, ...(own ?? [])];
+  if (channels !== null) listeners.push(channels);
   if (log !== null) listeners.push(log);
   return new StreamObserver(listeners, options.telemetry ?? {}, stream);
 }
 
-/** One stream's listener calls: `onRequest`, at most one `onFirstChunk`, exactly one terminal call. */
-export class StreamObserver {
-  private readonly context: ChatModelRequestContext;
+/**
+ * One stream's listener calls: `onRequest`, at most one `onFirstChunk`, exactly one terminal call;
+ * between them, for an HTTP client, `onHttpAttempt` per request sent and `onRetry` per retry.
+ */
+export class StreamObserver implements AttemptObserver {
+  private context: ChatModelRequestContext;
   /** The monotonic clock at `startTime`. */
   private readonly origin: number;
   private headersAt: number | null = null;
@@ -100,8 +110,15 @@ export class StreamObserver {
   private unmappedEvents = 0;
   /** The provider name is the format's (not the caller's): it follows a format recognised later. */
   private readonly ownProvider: boolean;
+  /** The operation name is the format's (not the caller's): it follows a format recognised later. */
+  private readonly ownOperation: boolean;
   /** The outcome given to the terminal call; null until then. */
   private ended: ObservedOutcome | null = null;
+  /** Requests sent so far, and retries told. */
+  private sent = 0;
+  private retries = 0;
+  /** The scopes of the request in flight (requests are sent one after another), until it ended. */
+  private inFlight: AttemptScopes | null = null;
 
   constructor(
     private readonly listeners: readonly ChatModelListener[],
@@ -114,6 +131,7 @@ export class StreamObserver {
     const format = stream.format();
     const facts = stream.provider();
     this.ownProvider = telemetry.provider === undefined;
+    this.ownOperation = telemetry.operation === undefined;
     const server: ObservedServer | null =
       telemetry.serverAddress === undefined ? null : Object.freeze({ address: telemetry.serverAddress, port: telemetry.serverPort ?? 443 });
     this.context = Object.freeze({
@@ -135,6 +153,57 @@ export class StreamObserver {
   /** `onRequest`, at the start of the stream. */
   request(): void {
     this.notify('onRequest', this.context);
+  }
+
+  /**
+   * The format is recognised (`auto` until now): the calls from now on carry it, and the
+   * provider name that follows from it (unless the caller named the provider).
+   */
+  recognised(): void {
+    const format = this.stream.format();
+    if (format === this.context.format) return;
+    const facts = this.stream.provider();
+    this.context = Object.freeze({
+      ...this.context,
+      format,
+      providerTelemetry: facts,
+      provider: this.ownProvider ? (facts?.providerName ?? format) : this.context.provider,
+      operation: this.ownOperation ? (facts?.operationName ?? 'chat') : this.context.operation,
+    });
+  }
+
+  /** Sends one HTTP request through `send`, in the listeners' `onHttpAttempt` scopes (see `AttemptObserver`). */
+  attempt<R extends { readonly status: number }>(method: string, url: string, send: () => Promise<R>): Promise<R> {
+    const safe = (): Promise<R> => {
+      try {
+        return send();
+      } catch (error) {
+        return Promise.reject(error);
+      }
+    };
+    if (this.ended !== null) return safe();
+    const context: ChatModelHttpAttemptContext = Object.freeze({ ...this.context, resendCount: this.sent++, method, url });
+    const scopes = AttemptScopes.open(this.listeners, context);
+    if (scopes === null) return safe();
+    this.inFlight = scopes;
+    const sending = scopes.send(safe);
+    const settle = (result: HttpAttemptResult): void => {
+      if (this.inFlight === scopes) this.inFlight = null;
+      scopes.end(result);
+    };
+    // Ends the scopes before the client hears of the response (this reaction is registered first).
+    sending.then(
+      (response) => settle(responseResult(response.status)),
+      (error: unknown) => settle({ status: null, errorType: attemptErrorType(error) }),
+    );
+    return sending;
+  }
+
+  /** `onRetry`: a failed request is sent again after `delayMs`. */
+  retry(status: number | null, errorType: string, delayMs: number): void {
+    if (this.ended !== null) return;
+    const context: ChatModelRetryContext = Object.freeze({ ...this.context, retry: ++this.retries, status, errorType, delayMs });
+    this.notify('onRetry', context);
   }
 
   /** The response headers arrived. */
@@ -183,6 +252,12 @@ export class StreamObserver {
   private end(outcome: ObservedOutcome): void {
     this.ended = outcome;
     const at = now();
+    const cut = this.inFlight;
+    if (cut !== null) {
+      // A request still in flight ends with the stream, before it (it is aborted next).
+      this.inFlight = null;
+      cut.end({ status: null, errorType: outcome.status === 'cancelled' ? 'cancelled' : cutErrorType(outcome.status === 'failed' ? outcome.error : null) });
+    }
     const attempts = this.stream.attempts?.();
     const format = this.stream.format();
     const facts = this.stream.provider();
@@ -222,6 +297,12 @@ export class StreamObserver {
   private notify(hook: keyof ChatModelListener, context: unknown): void {
     for (const listener of this.listeners) callListener(listener, hook, context);
   }
+}
+
+/** The `errorType` of a request the stream's failure cut: the StreamError's kind (`timeout`), else `_OTHER`. */
+function cutErrorType(error: Error | null): string {
+  const kind: unknown = error === null ? undefined : (error as { kind?: unknown }).kind;
+  return typeof kind === 'string' ? kind : '_OTHER';
 }
 
 type Callback = (this: unknown, value: unknown, context?: unknown) => unknown;

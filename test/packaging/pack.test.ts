@@ -10,11 +10,15 @@ const tsc = require.resolve('typescript/bin/tsc', { paths: [repo] });
 const bin = (name: string): string => path.join(repo, 'node_modules', '.bin', name);
 /** The largest minified browser bundle of \`import { textPart } from 'partstream'\` accepted, in bytes. */
 const TEXT_PART_BUNDLE_LIMIT = 4_000;
+/** The package's subpath entries, as package.json "exports" names them (besides the root). */
+const SUBPATHS = ['replay', 'http', 'adapters', 'relay', 'otel'];
+/** Every public entry's file name under dist/ (the root is `index`). */
+const ENTRY_FILES = ['index', ...SUBPATHS].sort();
 
 /** What `npm pack --json` reports. */
 interface PackReport {
   readonly filename: string;
-  readonly files: readonly { readonly path: string }[];
+  readonly files: readonly { readonly path: string; readonly size: number }[];
 }
 
 function run(command: string, args: readonly string[], cwd: string, input?: string): SpawnSyncReturns<string> {
@@ -68,7 +72,7 @@ describe('the packed npm package (slow: build + npm pack + install + lint + type
     work = mkdtempSync(path.join(tmpdir(), 'partstream-pack-'));
     const pkg = path.join(work, 'pkg');
     mkdirSync(pkg);
-    for (const entry of ['package.json', 'README.md', 'LICENSE', 'tsconfig.json', 'tsconfig.build.json', 'scripts', 'bin', 'adapters', 'relay', 'otel', 'lib']) {
+    for (const entry of ['package.json', 'README.md', 'LICENSE', 'tsconfig.json', 'tsconfig.build.json', 'scripts', 'bin', ...SUBPATHS, 'lib']) {
       if (existsSync(path.join(repo, entry))) cpSync(path.join(repo, entry), path.join(pkg, entry), { recursive: true });
     }
     symlinkSync(path.join(repo, 'node_modules'), path.join(pkg, 'node_modules'), 'dir');
@@ -86,7 +90,8 @@ describe('the packed npm package (slow: build + npm pack + install + lint + type
     app = path.join(work, 'app');
     mkdirSync(app);
     writeFileSync(path.join(app, 'package.json'), JSON.stringify({ name: 'app', version: '1.0.0', private: true }));
-    const dependencies = Object.keys((JSON.parse(readFileSync(path.join(pkg, 'package.json'), 'utf8')) as { dependencies?: Record<string, string> }).dependencies ?? {});
+    // The OpenTelemetry API too, the optional peer dependency an application of 'partstream/otel' installs.
+    const dependencies = [...Object.keys((JSON.parse(readFileSync(path.join(pkg, 'package.json'), 'utf8')) as { dependencies?: Record<string, string> }).dependencies ?? {}), '@opentelemetry/api'];
     const tarballs = [path.join(work, pack.filename)];
     for (const dependency of dependencies) {
       const packed = JSON.parse(runOk(npm, ['pack', '--json', '--ignore-scripts', '--pack-destination', work], path.join(repo, 'node_modules', dependency))) as PackReport[];
@@ -99,10 +104,10 @@ describe('the packed npm package (slow: build + npm pack + install + lint + type
     if (work !== undefined) rmSync(work, { recursive: true, force: true });
   });
 
-  it('ships only dist/, the bin launcher, the adapters/, relay/ and otel/ resolution stubs, README, LICENSE and package.json', () => {
+  it('ships only dist/, the bin launcher, one resolution stub folder per subpath entry, README, LICENSE and package.json', () => {
     const files = pack.files.map((file) => file.path);
     const topLevel = [...new Set(files.map((file) => file.split('/')[0]))].sort();
-    const expected = ['README.md', 'adapters', 'bin', 'dist', 'otel', 'package.json', 'relay'];
+    const expected = ['README.md', 'bin', 'dist', 'package.json', ...SUBPATHS];
     if (existsSync(path.join(repo, 'LICENSE'))) expected.unshift('LICENSE');
     expect({ topLevel, bin: files.filter((file) => file.startsWith('bin/')) }).to.deep.equal({
       topLevel: expected.sort(),
@@ -110,24 +115,47 @@ describe('the packed npm package (slow: build + npm pack + install + lint + type
     });
   });
 
-  it('ships an ES module and a CommonJS declaration for every source module, the Node bundles, and the entries that load them', () => {
+  it('ships one build per entry and condition: the entries\' ES modules and declarations with what they import, the Node bundles, and the CommonJS files that load them', () => {
     const files = new Set(pack.files.map((file) => file.path));
-    const sources = listFiles(path.join(repo, 'lib')).filter((file) => file.endsWith('.ts') && !file.endsWith('.d.ts'));
-    const missing = sources.flatMap((file) => {
-      const base = file.slice(0, -'.ts'.length);
-      return [`dist/esm/${base}.js`, `dist/cjs/${base}.d.cts`].filter((built) => !files.has(built));
+    // Every module and declaration an entry reaches is shipped (a relative specifier names a shipped file) …
+    const unresolved = [...files].filter((file) => /^dist\/(esm\/.*\.js|cjs\/.*\.d\.cts)$/.test(file)).flatMap((file) => {
+      const text = readFileSync(path.join(work, 'pkg', file), 'utf8');
+      return [...text.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)(['"])(\.{1,2}\/[^'"\r\n]*)\1/g)]
+        .map((match) => path.posix.join(path.posix.dirname(file), match[2].replace(/\.cjs$/, file.endsWith('.d.cts') ? '.d.cts' : '.cjs')))
+        .filter((target) => !files.has(target))
+        .map((target) => `${file} -> ${target}`);
     });
+    // … and nothing else: no module no entry reaches (the command's, bundled into dist/node), no test, bench or map.
+    const reached = new Set<string>();
+    const pending = ENTRY_FILES.flatMap((name) => [`dist/esm/${name}.js`, `dist/cjs/${name}.d.cts`]);
+    while (pending.length > 0) {
+      const file = pending.pop() as string;
+      if (reached.has(file) || !files.has(file)) continue;
+      reached.add(file);
+      const text = readFileSync(path.join(work, 'pkg', file), 'utf8');
+      for (const match of text.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)(['"])(\.{1,2}\/[^'"\r\n]*)\1/g)) {
+        pending.push(path.posix.join(path.posix.dirname(file), file.endsWith('.d.cts') ? match[2].replace(/\.cjs$/, '.d.cts') : match[2]));
+      }
+    }
+    const unreached = [...files].filter((file) => /^dist\/(esm\/.*\.js|cjs\/.*\.d\.cts)$/.test(file) && !reached.has(file));
+    const extraneous = [
+      ...[...files].filter((file) => /(^|\/)(test|tests|bench)\/|\.(test|spec|bench)\.|\.map$|\.ts$(?<!\.d\.ts)/.test(file)),
+      ...pack.files.filter((file) => file.size === 0).map((file) => `${file.path} (empty)`),
+    ];
     const cjs = [...files].filter((file) => file.startsWith('dist/cjs/') && !file.endsWith('.d.cts')).sort();
-    // The bundles: one per entry, besides any chunk of code that exported entries share (named by content hash).
+    // The bundles: one per entry, besides the chunks of code entries share (named by content hash).
     const node = [...files].filter((file) => file.startsWith('dist/node/') && !/^dist\/node\/chunks\/[\w-]+\.js$/.test(file));
     // One set of declarations: the ES entries' declarations re-export the CommonJS ones.
     const esmDeclarations = [...files].filter((file) => file.startsWith('dist/esm/') && !file.endsWith('.js')).sort();
-    expect({ missing, esmDeclarations, cjs, node: node.sort() }).to.deep.equal({
-      missing: [],
-      esmDeclarations: ['dist/esm/adapters.d.ts', 'dist/esm/index.d.ts', 'dist/esm/otel.d.ts', 'dist/esm/package.json', 'dist/esm/relay.d.ts'],
-      cjs: ['dist/cjs/adapters.cjs', 'dist/cjs/index.cjs', 'dist/cjs/otel.cjs', 'dist/cjs/relay.cjs'],
-      node: ['dist/node/adapters.js', 'dist/node/cli/main.js', 'dist/node/index.js', 'dist/node/otel.js', 'dist/node/package.json', 'dist/node/relay.js'],
+    expect({ unresolved, unreached, extraneous, esmDeclarations, cjs, node: node.sort() }).to.deep.equal({
+      unresolved: [],
+      unreached: [],
+      extraneous: [],
+      esmDeclarations: [...ENTRY_FILES.map((name) => `dist/esm/${name}.d.ts`), 'dist/esm/package.json'].sort(),
+      cjs: ENTRY_FILES.map((name) => `dist/cjs/${name}.cjs`),
+      node: [...ENTRY_FILES.map((name) => `dist/node/${name}.js`), 'dist/node/cli/main.js', 'dist/node/package.json'].sort(),
     });
+    expect([...files]).to.include.members(ENTRY_FILES.flatMap((name) => [`dist/esm/${name}.js`, `dist/cjs/${name}.d.cts`]));
   });
 
   it('resolves in Node to the bundles, for import and require() alike (the "node" export condition)', () => {
@@ -175,6 +203,27 @@ console.log(JSON.stringify({
     );
   });
 
+  // Each subpath entry is tree-shakable too: one small name of it bundles without the rest of the
+  // entry (with its modules marked side-effectful, each bundles to well over its limit; the otel entry is one function,
+  // bundled without the rest of the library). Its peer dependency is the application's, installed
+  // beside partstream, and stays an import.
+  const SMALL_IMPORTS: readonly { subpath: string; code: string; limit: number; printed: unknown }[] = [
+    { subpath: 'replay', code: "import { parsePartialJson } from 'partstream/replay';\nconsole.log(JSON.stringify(parsePartialJson('{\"a\": [1, 2, ')));\n", limit: 5_000, printed: { a: [1, 2] } },
+    { subpath: 'http', code: "import { OPENAI_BASE_URL } from 'partstream/http';\nconsole.log(JSON.stringify(OPENAI_BASE_URL));\n", limit: 1_000, printed: 'https://api.openai.com/v1' },
+    { subpath: 'adapters', code: "import { resolveFinishReason } from 'partstream/adapters';\nconsole.log(JSON.stringify(resolveFinishReason('STOP', 1)));\n", limit: 1_000, printed: 'TOOL_EXECUTION' },
+    { subpath: 'relay', code: "import { RELAY_ID_PATTERN } from 'partstream/relay';\nconsole.log(JSON.stringify(RELAY_ID_PATTERN.test('a-1')));\n", limit: 1_000, printed: true },
+    { subpath: 'otel', code: "import { openTelemetryListener } from 'partstream/otel';\nconsole.log(JSON.stringify(typeof openTelemetryListener));\n", limit: 16_000, printed: 'function' },
+  ];
+  for (const { subpath, code, limit, printed } of SMALL_IMPORTS) {
+    it(`bundles one small name of 'partstream/${subpath}' for the browser, minified, in under ${limit} bytes (tree-shaken)`, () => {
+      writeFileSync(path.join(app, `small-${subpath}.mjs`), code);
+      const out = path.join(app, `small-${subpath}.bundle.mjs`);
+      runOk(bin('esbuild'), [`small-${subpath}.mjs`, '--bundle', '--minify', '--platform=browser', '--format=esm', '--external:@opentelemetry/api', `--outfile=${out}`, '--log-level=error'], app);
+      const size = statSync(out).size;
+      expect({ underLimit: size < limit, printed: JSON.parse(runOk(process.execPath, [out], app)) as unknown }).to.deep.equal({ underLimit: true, printed }, `bundle is ${size} bytes`);
+    });
+  }
+
   it('works with require(): consumeStream reads a stream', () => {
     const script = `${CHAT_STREAM_SCRIPT}
 const { consumeStream, StreamError } = require('partstream');
@@ -202,29 +251,34 @@ import('partstream').then((imported) => {
     expect(JSON.parse(out)).to.deep.equal({ sameNames: true, sameObjects: true, streamError: true, instanceofAcross: true });
   });
 
-  it("serves 'partstream/adapters' to require() and import as one copy, and keeps the mappers off the root entry", () => {
+  it('serves each subpath entry to require() and import as one copy, with runtime names of its own (none on the root)', () => {
     const script = `
-const required = require('partstream/adapters');
+const subpaths = ${JSON.stringify(SUBPATHS)};
 const root = require('partstream');
-import('partstream/adapters').then((imported) => {
-  const names = Object.keys(required).sort();
-  console.log(JSON.stringify({
-    names,
-    sameObjects: names.every((name) => required[name] === imported[name]),
-    onRoot: names.filter((name) => name in root),
-    framing: new required.AnthropicMapper().framing,
-  }));
+Promise.all(subpaths.map((subpath) => import('partstream/' + subpath))).then((imported) => {
+  console.log(JSON.stringify(subpaths.map((subpath, i) => {
+    const required = require('partstream/' + subpath);
+    const names = Object.keys(required).sort();
+    return { subpath, count: names.length, sameObjects: names.every((name) => required[name] === imported[i][name]), onRoot: names.filter((name) => name in root) };
+  })));
 });`;
     const out = runOk(process.execPath, ['-e', script], app);
-    expect(JSON.parse(out)).to.deep.equal({
-      names: [
-        'AnthropicMapper', 'GeminiMapper', 'OllamaMapper', 'OpenAIChatMapper', 'OpenAIResponsesMapper', 'mapAnthropicStopReason',
-        'mapGeminiFinishReason', 'mapOllamaFinishReason', 'mapOpenAIChatFinishReason', 'mapOpenAIResponsesFinishReason',
-      ],
-      sameObjects: true,
-      onRoot: [],
-      framing: 'sse',
-    });
+    // The runtime (value) names per entry, counted from lib/<entry>.ts's value exports.
+    expect(JSON.parse(out)).to.deep.equal([
+      { subpath: 'replay', count: 13, sameObjects: true, onRoot: [] },
+      { subpath: 'http', count: 11, sameObjects: true, onRoot: [] },
+      { subpath: 'adapters', count: 29, sameObjects: true, onRoot: [] },
+      { subpath: 'relay', count: 14, sameObjects: true, onRoot: [] },
+      { subpath: 'otel', count: 1, sameObjects: true, onRoot: [] },
+    ]);
+  });
+
+  it("gives require() a working adapter kit: a mapper's framing, a tool-call accumulator, SPEC §10's finish-reason rule", () => {
+    const script = `
+const { AnthropicMapper, ToolCallAccumulator, resolveFinishReason } = require('partstream/adapters');
+console.log(JSON.stringify({ framing: new AnthropicMapper().framing, accumulator: typeof new ToolCallAccumulator(), resolved: resolveFinishReason('STOP', 1) }));`;
+    const out = runOk(process.execPath, ['-e', script], app);
+    expect(JSON.parse(out)).to.deep.equal({ framing: 'sse', accumulator: 'object', resolved: 'TOOL_EXECUTION' });
   });
 
   it('works with import: named exports are the same objects as require() gives', () => {
@@ -246,7 +300,9 @@ console.log(JSON.stringify({
     // The same program in both projects: the root and the adapters entry, a few types, a misuse
     // the types must reject (an unused @ts-expect-error is an error too, so types that collapsed
     // to `any` fail the check).
-    const program = `import { consumeStream, streamAnthropic, StreamError, textPart, type ChatResponse, type FinishReason, type HttpStreamOutcome, type StreamingChatResponseHandler } from 'partstream';
+    const program = `import { consumeStream, StreamError, textPart, type ChatResponse, type FinishReason, type StreamingChatResponseHandler } from 'partstream';
+import { streamAnthropic, type HttpStreamOutcome } from 'partstream/http';
+import { toAnthropicMessages, userMessage, type AnthropicMessagesInput } from 'partstream/replay';
 import { AnthropicMapper, mapOpenAIChatFinishReason } from 'partstream/adapters';
 
 const handler: StreamingChatResponseHandler = {
@@ -269,6 +325,9 @@ export function ask(): Promise<HttpStreamOutcome> {
 export const framing: string = new AnthropicMapper().framing;
 export const finish: FinishReason | null = mapOpenAIChatFinishReason('stop');
 export const part = textPart('hi');
+export const history: AnthropicMessagesInput = toAnthropicMessages([userMessage('Hi')]);
+// @ts-expect-error: the converters take messages, not strings
+void toAnthropicMessages(['Hi']);
 `;
     // Two projects under the one install (Node and TypeScript take a file's module format from the
     // nearest package.json); one compiler run per resolution mode checks both.

@@ -9,19 +9,10 @@ import type Anthropic from '@anthropic-ai/sdk';
 import type { Content, ContentUnion, GenerateContentParameters } from '@google/genai';
 import type { ChatRequest, Message as OllamaMessage } from 'ollama';
 import type OpenAI from 'openai';
-import type { AnthropicMessageParam, ChatMessage, OllamaMessageParam, OpenAIResponsesInputItem, StreamingChatResponseHandler } from 'partstream';
-import {
-  streamAnthropic,
-  streamGemini,
-  streamOllama,
-  streamOpenAIChat,
-  streamOpenAIResponses,
-  toAnthropicMessages,
-  toGeminiContents,
-  toOllamaMessages,
-  toOpenAIChatMessages,
-  toOpenAIResponsesInput,
-} from 'partstream';
+import type { StreamingChatResponseHandler } from 'partstream';
+import type { AnthropicMessageParam, ChatMessage, OllamaMessageParam, OpenAIResponsesInputItem } from 'partstream/replay';
+import { toAnthropicMessages, toGeminiContents, toOllamaMessages, toOpenAIChatMessages, toOpenAIResponsesInput } from 'partstream/replay';
+import { streamAnthropic, streamGemini, streamOllama, streamOpenAIChat, streamOpenAIResponses } from 'partstream/http';
 
 export function sdkRequestTypes(history: readonly ChatMessage[], model: string): unknown[] {
   const anthropic = toAnthropicMessages(history);

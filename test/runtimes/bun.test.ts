@@ -1,10 +1,10 @@
 import type { SmokeResults } from './fixtures/smoke-consumer';
 import { checkServerSide, checkSmokeResults } from './support/check-smoke';
-import { findRuntime, runSmokeInChild } from './support/run-smoke-child';
+import { findRuntime, missingRuntimeHint, runSmokeInChild } from './support/run-smoke-child';
 import { bundleSmokeConsumer, startSmokeServer, type SmokeServer } from './support/smoke-server';
 import { noteSkipped } from '../support/skips';
 
-describe('runtimes: Bun (the browser bundle, run by the bun devDependency)', function () {
+describe('runtimes: Bun (the browser bundle, run by the pinned bun of `npm run runtimes`)', function () {
   this.timeout(60_000);
   let bun: string | null = null;
   let server: SmokeServer | undefined;
@@ -13,7 +13,7 @@ describe('runtimes: Bun (the browser bundle, run by the bun devDependency)', fun
   before(async function () {
     bun = findRuntime('bun');
     if (bun === null) {
-      const how = 'Bun does not run here: `npm ci` installs it (the `bun` devDependency ships the binary for this platform)';
+      const how = missingRuntimeHint('bun');
       if (process.env.CI === 'true') throw new Error(how);
       noteSkipped(how, 'the Bun runtime test');
       this.skip();

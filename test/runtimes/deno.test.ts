@@ -1,10 +1,10 @@
 import type { SmokeResults } from './fixtures/smoke-consumer';
 import { checkServerSide, checkSmokeResults } from './support/check-smoke';
-import { findRuntime, runSmokeInChild } from './support/run-smoke-child';
+import { findRuntime, missingRuntimeHint, runSmokeInChild } from './support/run-smoke-child';
 import { bundleSmokeConsumer, startSmokeServer, type SmokeServer } from './support/smoke-server';
 import { noteSkipped } from '../support/skips';
 
-describe('runtimes: Deno (the browser bundle, run by the deno devDependency)', function () {
+describe('runtimes: Deno (the browser bundle, run by the pinned deno of `npm run runtimes`)', function () {
   this.timeout(60_000);
   let deno: string | null = null;
   let server: SmokeServer | undefined;
@@ -13,7 +13,7 @@ describe('runtimes: Deno (the browser bundle, run by the deno devDependency)', f
   before(async function () {
     deno = findRuntime('deno');
     if (deno === null) {
-      const how = 'Deno does not run here: `npm ci` installs it (the `deno` devDependency ships the binary for this platform)';
+      const how = missingRuntimeHint('deno');
       if (process.env.CI === 'true') throw new Error(how);
       noteSkipped(how, 'the Deno runtime test');
       this.skip();

@@ -160,7 +160,8 @@ describe('Deeply nested input never overflows the stack', () => {
  */
 const REPLAY_SCRIPT = `
   const http = require('node:http');
-  const lib = require(${JSON.stringify(require.resolve('../../lib/index'))});
+  // The root entry and the subpaths the request side lives on (replay converters, HTTP clients, handler values).
+  const lib = Object.assign({}, ...${JSON.stringify(['index', 'replay', 'http', 'adapters'].map((entry) => require.resolve(`../../lib/${entry}`)))}.map((entry) => require(entry)));
   const D = ${DEPTH};
   const deep = (leaf) => '{"a":'.repeat(D) + leaf + '}'.repeat(D);
   const args = deep('1');

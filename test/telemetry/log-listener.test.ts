@@ -39,12 +39,37 @@ describe('logging (PARTSTREAM_LOG, logger)', () => {
     });
     expect(lines.map(([level, message]) => [level, message])).to.deep.equal([
       ['debug', 'partstream: request to openai'],
+      ['debug', 'partstream: retrying the request to openai in 1 ms (503)'],
       ['info', 'partstream: openai stream completed'],
     ]);
-    const { durationMs, streamId, ...fields } = lines[1]![2]!;
+    const { streamId: retryStreamId, ...retryFields } = lines[1]![2]!;
+    expect(retryFields).to.deep.equal({ provider: 'openai', model: 'gpt-test', server: 'api.openai.com:443', retry: 1, errorType: '503', status: 503, delayMs: 1 });
+    expect(retryStreamId).to.equal(lines[0]![2]!.streamId);
+    const { durationMs, streamId, ...fields } = lines[2]![2]!;
     expect(fields).to.deep.equal({ provider: 'openai', model: 'gpt-test', server: 'api.openai.com:443', outcome: 'completed', status: 200, requestId: 'req_1', retries: 1 });
     expect(durationMs).to.be.a('number');
     expect(streamId).to.equal(lines[0]![2]!.streamId);
+  });
+
+  it('logs a retry after a connection error at debug with its error code, never the key the error message carried', async () => {
+    const lines: Line[] = [];
+    let calls = 0;
+    await streamWithClient('openai-chat', loggingHandler([]), {
+      apiKey: KEY,
+      logger: recordingLogger(lines),
+      logLevel: 'debug',
+      maxRetries: 1,
+      fetch: async () => {
+        if (calls++ > 0) return new Response(TRANSCRIPTS['openai-chat'], { headers: { 'content-type': 'text/event-stream' } });
+        throw Object.assign(new TypeError(`fetch failed for ${KEY}`), { cause: Object.assign(new Error(`socket reset (${KEY})`), { code: 'ECONNRESET' }) });
+      },
+    });
+    const retry = lines.find(([, message]) => message.startsWith('partstream: retrying'));
+    expect(retry?.[0]).to.equal('debug');
+    expect(retry?.[1]).to.match(/^partstream: retrying the request to openai in \d+ ms \(ECONNRESET\)$/);
+    expect(retry?.[2]).to.include({ retry: 1, errorType: 'ECONNRESET' });
+    expect(retry?.[2]).not.to.have.property('status');
+    expect(JSON.stringify(lines)).not.to.include(KEY);
   });
 
   it('logs a failure at error with the key a server echoed redacted and control characters escaped', async () => {

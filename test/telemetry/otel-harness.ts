@@ -29,7 +29,12 @@ export interface OtelSdk {
   readonly spans: InMemorySpanExporter;
   readonly tracerProvider: BasicTracerProvider;
   readonly meterProvider: MeterProvider;
+  /** Every finished span, in the order they ended. */
   finished(): ReadableSpan[];
+  /** The finished stream spans (those with `gen_ai.operation.name`). */
+  streams(): ReadableSpan[];
+  /** The finished HTTP attempt spans (those with `http.request.method`). */
+  attempts(): ReadableSpan[];
   points(): Promise<Point[]>;
   shutdown(): Promise<void>;
 }
@@ -60,6 +65,8 @@ export function registerSdk(options: { traces?: boolean; metrics?: boolean } = {
     tracerProvider,
     meterProvider,
     finished: () => spans.getFinishedSpans(),
+    streams: () => spans.getFinishedSpans().filter((span) => span.attributes['gen_ai.operation.name'] !== undefined),
+    attempts: () => spans.getFinishedSpans().filter((span) => span.attributes['http.request.method'] !== undefined),
     points: async () => {
       const collected = await reader.collect();
       return collected.resourceMetrics.scopeMetrics.flatMap((scope) => scope.metrics.flatMap(toPoints));

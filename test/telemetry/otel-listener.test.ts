@@ -104,7 +104,7 @@ describe('openTelemetryListener (partstream/otel)', () => {
     it(`records one CLIENT span with the semconv attributes and a first-chunk event: ${format}`, async () => {
       sdk = registerSdk();
       await viaClient(format, [openTelemetryListener()]);
-      const spans = sdk.finished();
+      const spans = sdk.streams();
       expect(spans).to.have.length(1);
       const span = spans[0]!;
       const { 'gen_ai.response.time_to_first_chunk': ttfc, ...rest } = span.attributes;
@@ -129,7 +129,7 @@ describe('openTelemetryListener (partstream/otel)', () => {
       'gen_ai.operation.name': 'chat', 'gen_ai.provider.name': 'anthropic', 'gen_ai.request.model': 'claude-test', 'server.address': 'api.anthropic.com',
       'server.port': 443, 'gen_ai.response.model': 'claude-test',
     };
-    const span = sdk.finished()[0]!;
+    const span = sdk.streams()[0]!;
     const durationS = span.duration[0] + span.duration[1] / 1e9;
     const shape = points.map(({ sum, ...point }) => point);
     expect(shape).to.deep.equal([
@@ -148,7 +148,7 @@ describe('openTelemetryListener (partstream/otel)', () => {
       sdk = registerSdk();
       const log: string[] = [];
       await end.run([openTelemetryListener()], log);
-      const spans = sdk.finished();
+      const spans = sdk.streams();
       expect(spans).to.have.length(1);
       const expected = ERROR_TYPES[end.name];
       expect(spans[0]!.attributes['error.type']).to.equal(expected ?? undefined);
@@ -165,7 +165,7 @@ describe('openTelemetryListener (partstream/otel)', () => {
     const chatError = OWN_TRANSCRIPTS.find((t) => t.file === 'own/openai-chat/server-error.sse')!;
     await viaClient('anthropic', [openTelemetryListener()], new TextDecoder().decode(anthropicError.bytes));
     await viaClient('openai-chat', [openTelemetryListener()], new TextDecoder().decode(chatError.bytes));
-    const [anthropic, chat] = sdk.finished();
+    const [anthropic, chat] = sdk.streams();
     // message_start said input 3, output 1 before the overloaded_error event.
     expect([anthropic!.attributes['gen_ai.usage.input_tokens'], anthropic!.attributes['gen_ai.usage.output_tokens'], anthropic!.attributes['error.type']]).to.deep.equal([3, 1, 'overloaded_error']);
     expect(Object.keys(chat!.attributes).filter((name) => name.startsWith('gen_ai.usage.'))).to.deep.equal([]);
@@ -181,7 +181,8 @@ describe('openTelemetryListener (partstream/otel)', () => {
     const parent = trace.getTracer('test').startSpan('parent');
     await context.with(trace.setSpan(context.active(), parent), () => viaClient('gemini', [openTelemetryListener()]));
     parent.end();
-    const [child, root] = sdk.finished();
+    const child = sdk.streams()[0];
+    const root = sdk.finished().find((span) => span.name === 'parent');
     expect(child!.name).to.equal('generate_content gemini-test');
     expect(child!.parentSpanContext?.spanId).to.equal(root!.spanContext().spanId);
     expect(child!.spanContext().traceId).to.equal(root!.spanContext().traceId);
@@ -195,7 +196,7 @@ describe('openTelemetryListener (partstream/otel)', () => {
     sdk = registerSdk();
     expect(sdk.finished()).to.deep.equal([]);
     await consumeStream(trackedSource([TRANSCRIPTS.ollama]), loggingHandler([]), { format: 'ollama', listeners: [listener] });
-    expect(sdk.finished()).to.have.length(1);
+    expect(sdk.streams()).to.have.length(1);
     expect((await sdk.points()).map((point) => point.name)).to.deep.equal([
       'gen_ai.client.operation.duration', 'gen_ai.client.operation.time_to_first_chunk', 'gen_ai.client.token.usage', 'gen_ai.client.token.usage',
     ]);
@@ -228,13 +229,13 @@ describe('openTelemetryListener (partstream/otel)', () => {
       }
     }
     expect(exported).not.to.include('"Hi"');
-    expect(sdk.finished()).to.have.length(OWN_TRANSCRIPTS.length);
+    expect(sdk.streams()).to.have.length(OWN_TRANSCRIPTS.length);
   });
 
   it('captures the input and output messages as JSON when asked, never a signature or encrypted payload', async () => {
     sdk = registerSdk();
     await viaClient('anthropic', [openTelemetryListener({ captureContent: true })]);
-    const attributes = sdk.finished()[0]!.attributes;
+    const attributes = sdk.streams()[0]!.attributes;
     expect(JSON.parse(attributes['gen_ai.input.messages'] as string)).to.deep.equal([{ role: 'user', parts: [{ type: 'text', content: 'Hi' }] }]);
     expect(JSON.parse(attributes['gen_ai.output.messages'] as string)).to.deep.equal([
       {
@@ -248,7 +249,7 @@ describe('openTelemetryListener (partstream/otel)', () => {
     ]);
     const rich = OWN_TRANSCRIPTS.find((t) => t.file === 'own/anthropic/thinking-redacted-server-tool-tools.sse')!;
     await viaClient('anthropic', [openTelemetryListener({ captureContent: true })], new TextDecoder().decode(rich.bytes));
-    const exported = JSON.stringify(sdk.finished()[1]!.attributes);
+    const exported = JSON.stringify(sdk.streams()[1]!.attributes);
     expect(rich.expected.payloads.length).to.be.above(0);
     for (const payload of rich.expected.payloads) expect(exported).not.to.include(payload);
   });
@@ -265,7 +266,7 @@ describe('openTelemetryListener (partstream/otel)', () => {
         return consumeStream(trackedSource([TRANSCRIPTS.gemini]), quiet, { format: 'gemini', signal: abort.signal, listeners: [listener, spy] });
       }),
     );
-    expect(sdk.finished()).to.have.length(200);
+    expect(sdk.streams()).to.have.length(200);
     expect(contexts.every((bag) => bag.size === 0)).to.equal(true);
   });
 

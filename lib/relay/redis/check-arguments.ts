@@ -31,7 +31,12 @@ export function checkBatch(batch: RelayBatch): void {
   checkSequence('batch.first', batch.first, 1);
   checkSequence('batch.last', batch.last, batch.first);
   if (typeof batch.terminal !== 'boolean') throw new TypeError(`Expected batch.terminal to be a boolean, got ${typeof batch.terminal}`);
-  if (typeof batch.text !== 'string') throw new TypeError(`Expected batch.text to be a string, got ${typeof batch.text}`);
+  // A producer's batch carries its UTF-8 (its text is decoded only when read).
+  if (batch.bytes !== undefined) {
+    if (!(batch.bytes instanceof Uint8Array)) throw new TypeError(`Expected batch.bytes to be a Uint8Array, got ${typeof batch.bytes}`);
+  } else if (typeof batch.text !== 'string') {
+    throw new TypeError(`Expected batch.text to be a string, got ${typeof batch.text}`);
+  }
 }
 
 /** Throws unless `request` is a well-formed stop request. */

@@ -6,10 +6,14 @@ import { replyInteger, replyStreamEntries, replyStreamReads, replyString, replyS
 
 /** What an adapter provides: a raw command sender, a way to open a second connection, and a hard close. */
 export interface RawRedisConnection {
-  send(args: readonly string[]): Promise<unknown>;
+  /** A value is a string, or binary (a Node `Buffer` where the library needs one: `log-entry.ts` makes it). */
+  send(args: readonly (string | Uint8Array)[]): Promise<unknown>;
   duplicate(): Promise<RawRedisConnection>;
   destroy(): void;
 }
+
+/** `hSetNxPx` as one script: the field and the key's TTL are set together or not at all. */
+const HSETNX_PX_SCRIPT = "if redis.call('HSETNX', KEYS[1], ARGV[1], ARGV[2]) == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[3]) return 1 end return 0";
 
 class CommandClient implements RelayRedisClient {
   readonly #raw: RawRedisConnection;
@@ -18,8 +22,8 @@ class CommandClient implements RelayRedisClient {
     this.#raw = raw;
   }
 
-  async xAdd(key: string, id: string, fields: readonly string[], options: RelayXAddOptions = {}): Promise<string | null> {
-    const args = ['XADD', key];
+  async xAdd(key: string, id: string, fields: readonly (string | Uint8Array)[], options: RelayXAddOptions = {}): Promise<string | null> {
+    const args: (string | Uint8Array)[] = ['XADD', key];
     if (options.noMkStream === true) args.push('NOMKSTREAM');
     if (options.approxMaxLen !== undefined) args.push('MAXLEN', '~', String(options.approxMaxLen));
     args.push(id, ...fields);
@@ -48,6 +52,10 @@ class CommandClient implements RelayRedisClient {
 
   async xSetId(key: string, id: string): Promise<void> {
     await this.#raw.send(['XSETID', key, id]);
+  }
+
+  async hSetNxPx(key: string, field: string, value: string, ms: number): Promise<boolean> {
+    return replyInteger(await this.#raw.send(['EVAL', HSETNX_PX_SCRIPT, '1', key, field, value, String(ms)])) === 1;
   }
 
   async hSetNx(key: string, field: string, value: string): Promise<boolean> {

@@ -6,7 +6,7 @@ import type { RelayRedisClient } from './relay-redis-client';
 
 /** The part of an ioredis v6 client (`new Redis()`) the adapter uses. */
 export interface IoredisClientLike {
-  call(command: string, ...args: string[]): Promise<unknown>;
+  call(command: string, ...args: (string | number | Uint8Array)[]): Promise<unknown>;
   duplicate(): IoredisClientLike;
   disconnect(): void;
   on(event: 'error', listener: (error: Error) => void): unknown;

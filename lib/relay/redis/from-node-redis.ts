@@ -22,7 +22,7 @@ const TYPE_MAPPING = {
 
 /** The part of a node-redis v6 client (`createClient()` of `redis` or `@redis/client`) the adapter uses. */
 export interface NodeRedisClientLike {
-  sendCommand(args: readonly string[], options?: { readonly typeMapping?: object }): Promise<unknown>;
+  sendCommand(args: readonly (string | Uint8Array)[], options?: { readonly typeMapping?: object | undefined }): Promise<unknown>;
   duplicate(): NodeRedisClientLike;
   connect(): Promise<unknown>;
   destroy(): void;

@@ -8,9 +8,25 @@ import type { RelayStreamEntry } from './relay-redis-client';
 const LOG_ENTRY_ID = /^0-([1-9]\d{0,15})$/;
 const SEQUENCE = /^[1-9]\d{0,15}$/;
 
+/** The one method of Node's `Buffer` used here: a `Buffer` viewing an `ArrayBuffer`'s bytes (no copy). */
+interface NodeBufferLike {
+  from(buffer: ArrayBufferLike, byteOffset: number, length: number): Uint8Array;
+}
+
+/**
+ * The text field of `batch`: the UTF-8 the producer wrote, as a Node `Buffer` viewing it (the
+ * Redis libraries send a `Buffer` as it is, where a string costs an encoding), else its text.
+ * `Buffer` is read as a guarded global: where there is none, the text is sent.
+ */
+function entryText(batch: RelayBatch): string | Uint8Array {
+  const bytes = batch.bytes;
+  if (bytes === undefined) return batch.text;
+  return (globalThis as { Buffer?: NodeBufferLike }).Buffer?.from(bytes.buffer, bytes.byteOffset, bytes.byteLength) ?? batch.text;
+}
+
 /** The fields of `batch`'s log entry. */
-export function logEntryFields(batch: RelayBatch): string[] {
-  return ['l', String(batch.last), 't', batch.terminal ? '1' : '0', 'w', batch.text];
+export function logEntryFields(batch: RelayBatch): (string | Uint8Array)[] {
+  return ['l', String(batch.last), 't', batch.terminal ? '1' : '0', 'w', entryText(batch)];
 }
 
 function malformed(key: string, why: string): RelayError {

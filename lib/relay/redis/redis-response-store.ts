@@ -106,8 +106,9 @@ export class RedisStore implements RedisResponseStore {
     const log = this.#keys.log(responseId);
     const beating = this.#startHeartbeat();
     try {
-      // The election: the first HSETNX of the owner wins; the loser creates nothing.
-      const [won] = await Promise.all([this.#command.hSetNx(meta, 'owner', producer.producerId), beating]);
+      // The election: the first HSETNX of the owner wins, its TTL set in the same step (a producer
+      // that dies right after winning leaves no key behind for good); the loser creates nothing.
+      const [won] = await Promise.all([this.#command.hSetNxPx(meta, 'owner', producer.producerId, ttlMs), beating]);
       if (!won) throw new RelayError('conflict', `The response ${responseId} already exists: one producer per response`);
       await Promise.all([
         this.#command.hSet(meta, ['v', '1', 'createdAt', producer.createdAt, 'state', 'streaming']),

@@ -14,13 +14,13 @@ export type { RedisResponseStore } from './redis-response-store';
 /** Options of `redisStore`. */
 export interface RedisStoreOptions {
   /** First part of every key (`/^[A-Za-z0-9_.:-]{1,64}$/`). Default `'ps'`. */
-  readonly keyPrefix?: string;
+  readonly keyPrefix?: string | undefined;
   /** How often this process refreshes its heartbeat. Default 1000 ms. */
-  readonly heartbeatMs?: number;
+  readonly heartbeatMs?: number | undefined;
   /** How long a heartbeat lives, and how long a silent response waits before its producer is checked. Default 5000 ms. */
-  readonly producerTimeoutMs?: number;
+  readonly producerTimeoutMs?: number | undefined;
   /** How long one blocking XREAD waits before it is sent again. Default 1000 ms. */
-  readonly tailBlockMs?: number;
+  readonly tailBlockMs?: number | undefined;
 }
 
 function isRelayRedisClient(value: object): value is RelayRedisClient {

@@ -17,9 +17,9 @@ export interface RelayStreamRead {
 /** Options of `RelayRedisClient.xAdd`. */
 export interface RelayXAddOptions {
   /** `NOMKSTREAM`: add nothing (and answer null) when the stream does not exist. */
-  readonly noMkStream?: boolean;
+  readonly noMkStream?: boolean | undefined;
   /** `MAXLEN ~ n`: let Redis trim the stream's head to about `n` entries. */
-  readonly approxMaxLen?: number;
+  readonly approxMaxLen?: number | undefined;
 }
 
 /**
@@ -28,8 +28,11 @@ export interface RelayXAddOptions {
  * rejects with an `Error` whose message is the server's.
  */
 export interface RelayRedisClient {
-  /** `XADD key [NOMKSTREAM] [MAXLEN ~ n] id field value …`: the entry's id, or null when `NOMKSTREAM` found no stream. */
-  xAdd(key: string, id: string, fields: readonly string[], options?: RelayXAddOptions): Promise<string | null>;
+  /**
+   * `XADD key [NOMKSTREAM] [MAXLEN ~ n] id field value …`: the entry's id, or null when `NOMKSTREAM`
+   * found no stream. A binary value (a producer's UTF-8 batch) is a Node `Buffer`, read back as a string.
+   */
+  xAdd(key: string, id: string, fields: readonly (string | Uint8Array)[], options?: RelayXAddOptions): Promise<string | null>;
   /** `XRANGE key start end COUNT count`, in id order. */
   xRange(key: string, start: string, end: string, count: number): Promise<RelayStreamEntry[]>;
   /** `XREVRANGE key end start COUNT count`, highest id first. */
@@ -45,6 +48,11 @@ export interface RelayRedisClient {
   xSetId(key: string, id: string): Promise<void>;
   /** `HSETNX key field value`: true when the field was set (it did not exist). */
   hSetNx(key: string, field: string, value: string): Promise<boolean>;
+  /**
+   * `HSETNX key field value` and, when it set the field, `PEXPIRE key ms`, as one step (a script):
+   * true when the field was set. A key claimed so has its TTL even if the claimer dies at once.
+   */
+  hSetNxPx(key: string, field: string, value: string, ms: number): Promise<boolean>;
   /** `HSET key field value …` with a flat `[field, value, …]` list. */
   hSet(key: string, fieldsAndValues: readonly string[]): Promise<void>;
   /** `HGETALL key` as a flat `[field, value, …]` list (empty when the key does not exist). */

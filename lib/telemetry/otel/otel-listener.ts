@@ -1,5 +1,8 @@
-import { metrics, SpanKind, SpanStatusCode, trace, type Attributes, type Histogram, type Counter, type Meter, type MeterProvider, type Span, type TracerProvider } from '@opentelemetry/api';
-import type { ChatModelEndContext, ChatModelListener, ChatModelRequestContext } from '../chat-model-listener';
+import {
+  context as otelContext, metrics, SpanKind, SpanStatusCode, trace, type Attributes, type Context, type Histogram, type Counter, type Meter, type MeterProvider,
+  type Span, type TracerProvider,
+} from '@opentelemetry/api';
+import type { ChatModelEndContext, ChatModelHttpAttemptContext, ChatModelListener, ChatModelRequestContext, HttpAttemptScope } from '../chat-model-listener';
 import { inputContent, outputMessages } from './content-capture';
 import { errorType } from './error-type';
 import {
@@ -28,7 +31,30 @@ export interface OpenTelemetryListenerOptions {
 }
 
 const SPAN = Symbol('partstream.otel.span');
-const VERSION = '0.1.0';
+/** The caller's context of a stream whose span waits for its format to be recognised. */
+const PARENT = Symbol('partstream.otel.parent');
+
+/** The HTTP methods the conventions know; any other is `_OTHER` (and its span is named `HTTP`). */
+const KNOWN_METHODS: ReadonlySet<string> = new Set(['CONNECT', 'DELETE', 'GET', 'HEAD', 'OPTIONS', 'PATCH', 'POST', 'PUT', 'TRACE']);
+
+/** The attributes an HTTP attempt's span starts with (HTTP client span conventions). */
+function attemptAttributes(context: ChatModelHttpAttemptContext): Attributes {
+  const method = KNOWN_METHODS.has(context.method) ? context.method : '_OTHER';
+  const attributes: Attributes = { 'http.request.method': method, 'url.full': context.url };
+  if (method === '_OTHER') attributes['http.request.method_original'] = context.method;
+  try {
+    const url = new URL(context.url);
+    const host = url.hostname;
+    attributes['server.address'] = host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host;
+    attributes['server.port'] = url.port !== '' ? Number(url.port) : url.protocol === 'http:' ? 80 : 443;
+  } catch {
+    // Not a URL: no server attributes rather than wrong ones.
+  }
+  if (context.resendCount > 0) attributes['http.request.resend_count'] = context.resendCount;
+  return attributes;
+}
+// partstream's version, as in package.json and lib/clients/version.ts (not imported: clients import telemetry).
+const VERSION = '0.3.0';
 
 /** An environment variable, where there is an environment (read through `?.`). */
 function readEnv(name: string): string | undefined {
@@ -95,9 +121,11 @@ function startAttributes(context: ChatModelRequestContext): Attributes {
  * A `ChatModelListener` that records each stream as one OpenTelemetry CLIENT span named
  * `{gen_ai.operation.name} {gen_ai.request.model}` (a child of the caller's active context,
  * ended exactly once when the outcome is decided) and its metrics once per stream, as the GenAI
- * semantic conventions v1.41 name them (SPEC §14). Register it with `addChatModelListener`, or
- * pass it in a stream's `listeners`. Nothing is recorded per token; prompts and answers only with
- * `captureContent`.
+ * semantic conventions v1.41 name them (SPEC §14). Each request of an HTTP client (retries and
+ * redirect hops included) is a child CLIENT span named by its method, ended when its response
+ * headers arrive, with its `fetch` run inside it; each retry is a `partstream.retry` event. Register
+ * it with `addChatModelListener`, or pass it in a stream's `listeners`. Nothing is recorded per
+ * token; prompts and answers only with `captureContent`.
  */
 export function openTelemetryListener(options: OpenTelemetryListenerOptions = {}): ChatModelListener {
   if (typeof options !== 'object' || options === null) throw new TypeError(`Expected options to be an object, got ${options === null ? 'null' : typeof options}`);
@@ -114,8 +142,38 @@ export function openTelemetryListener(options: OpenTelemetryListenerOptions = {}
     return instruments;
   };
 
-  const end = (context: ChatModelEndContext): void => {
+  /** Starts the stream's span, a child of `parent`, and keeps it in the stream's attribute map. */
+  const begin = (context: ChatModelRequestContext, parent: Context): Span => {
+    const span = tracer.startSpan(
+      context.requestModel === null ? context.operation : `${context.operation} ${context.requestModel}`,
+      { kind: SpanKind.CLIENT, startTime: context.startTime, attributes: startAttributes(context) },
+      parent,
+    );
+    if (span.isRecording()) {
+      const body = context.request;
+      const read = context.providerTelemetry?.requestAttributes;
+      const attributes: Attributes =
+        read !== undefined && typeof body === 'object' && body !== null && !Array.isArray(body) ? { ...(read(body as Readonly<Record<string, unknown>>) as Attributes) } : {};
+      attributes['gen_ai.request.stream'] = true;
+      if (context.conversationId !== null) attributes['gen_ai.conversation.id'] = context.conversationId;
+      span.setAttributes(attributes);
+    }
+    context.attributes.set(SPAN, span);
+    return span;
+  };
+
+  /** The stream's span; started now when it waited for the format (a format never recognised starts it as `auto`). */
+  const spanOf = (context: ChatModelRequestContext): Span | undefined => {
     const span = context.attributes.get(SPAN) as Span | undefined;
+    if (span !== undefined) return span;
+    const parent = context.attributes.get(PARENT) as Context | undefined;
+    if (parent === undefined) return undefined;
+    context.attributes.delete(PARENT);
+    return begin(context, parent);
+  };
+
+  const end = (context: ChatModelEndContext): void => {
+    const span = spanOf(context);
     if (span === undefined) return;
     context.attributes.delete(SPAN);
     const outcome = context.outcome;
@@ -194,23 +252,39 @@ export function openTelemetryListener(options: OpenTelemetryListenerOptions = {}
 
   return {
     onRequest(context) {
-      const span = tracer.startSpan(
-        context.requestModel === null ? context.operation : `${context.operation} ${context.requestModel}`,
-        { kind: SpanKind.CLIENT, startTime: context.startTime, attributes: startAttributes(context) },
-      );
-      if (span.isRecording()) {
-        const body = context.request;
-        const read = context.providerTelemetry?.requestAttributes;
-        const attributes: Attributes =
-          read !== undefined && typeof body === 'object' && body !== null && !Array.isArray(body) ? { ...(read(body as Readonly<Record<string, unknown>>) as Attributes) } : {};
-        attributes['gen_ai.request.stream'] = true;
-        if (context.conversationId !== null) attributes['gen_ai.conversation.id'] = context.conversationId;
-        span.setAttributes(attributes);
-      }
-      context.attributes.set(SPAN, span);
+      // `auto`: the span starts (at `startTime` all the same) once the format, and so the
+      // provider, is known — the sampler sees the right gen_ai.provider.name.
+      if (context.format === 'auto') context.attributes.set(PARENT, otelContext.active());
+      else begin(context, otelContext.active());
     },
     onFirstChunk(context) {
-      (context.attributes.get(SPAN) as Span | undefined)?.addEvent('partstream.first_chunk', context.startTime + context.timeToFirstChunkMs);
+      spanOf(context)?.addEvent('partstream.first_chunk', context.startTime + context.timeToFirstChunkMs);
+    },
+    onHttpAttempt(context): HttpAttemptScope | undefined {
+      const parent = spanOf(context);
+      if (parent === undefined) return undefined;
+      const attributes = attemptAttributes(context);
+      const method = attributes['http.request.method'] as string;
+      const inStream = trace.setSpan(otelContext.active(), parent);
+      const span = tracer.startSpan(method === '_OTHER' ? 'HTTP' : method, { kind: SpanKind.CLIENT, attributes }, inStream);
+      const active = trace.setSpan(inStream, span);
+      return {
+        // The fetch runs with the attempt's span active: an instrumented fetch nests its span under it.
+        wrap: (send) => otelContext.with(active, send),
+        end: (result) => {
+          if (result.status !== null) span.setAttribute('http.response.status_code', result.status);
+          if (result.errorType !== null) {
+            span.setAttribute('error.type', result.errorType);
+            span.setStatus({ code: SpanStatusCode.ERROR });
+          }
+          span.end();
+        },
+      };
+    },
+    onRetry(context) {
+      const attributes: Attributes = { 'partstream.retry.number': context.retry, 'error.type': context.errorType, 'partstream.retry.delay': context.delayMs / 1000 };
+      if (context.status !== null) attributes['http.response.status_code'] = context.status;
+      spanOf(context)?.addEvent('partstream.retry', attributes);
     },
     onResponse: end,
     onError: end,

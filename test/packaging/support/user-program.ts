@@ -48,8 +48,9 @@ export const USER_SETTINGS: ts.CompilerOptions = {
   typeRoots: [path.join(REPO, 'node_modules', '@types')],
   skipLibCheck: true,
   esModuleInterop: true,
-  paths: { partstream: [path.join(REPO, 'lib', 'index.ts')], 'partstream/adapters': [path.join(REPO, 'lib', 'adapters.ts')], 'partstream/relay': [path.join(REPO, 'lib', 'relay.ts')],
-    'partstream/otel': [path.join(REPO, 'lib', 'otel.ts')],
+  paths: { partstream: [path.join(REPO, 'lib', 'index.ts')], 'partstream/replay': [path.join(REPO, 'lib', 'replay.ts')],
+    'partstream/http': [path.join(REPO, 'lib', 'http.ts')], 'partstream/adapters': [path.join(REPO, 'lib', 'adapters.ts')],
+    'partstream/relay': [path.join(REPO, 'lib', 'relay.ts')], 'partstream/otel': [path.join(REPO, 'lib', 'otel.ts')],
     // The README's OpenTelemetry setup imports the SDK a user installs beside partstream.
     '@opentelemetry/*': [path.join(REPO, 'node_modules', '@opentelemetry', '*')],
   },
@@ -59,12 +60,18 @@ export const USER_SETTINGS: ts.CompilerOptions = {
 export interface UserProgram {
   readonly program: ts.Program;
   readonly entry: string;
+  /** The conversation replay entry, `partstream/replay`. */
+  readonly replayEntry: string;
+  /** The HTTP clients' entry, `partstream/http`. */
+  readonly httpEntry: string;
   /** The adapter authors' entry, `partstream/adapters`. */
   readonly adaptersEntry: string;
   /** The relay entry, `partstream/relay`. */
   readonly relayEntry: string;
   /** The OpenTelemetry entry, `partstream/otel`. */
   readonly otelEntry: string;
+  /** Every public entry's source file, the root first (one per subpath export in package.json). */
+  readonly entries: readonly string[];
   /** The README blocks' files, each with the block it holds. */
   readonly snippets: readonly { readonly file: string; readonly snippet: Snippet }[];
   readonly examples: readonly string[];
@@ -89,11 +96,14 @@ export function userProgram(): UserProgram {
     .filter((file) => file.endsWith('.ts'))
     .map((file) => path.join(REPO, 'examples', file));
   const entry = path.join(REPO, 'lib', 'index.ts');
+  const replayEntry = path.join(REPO, 'lib', 'replay.ts');
+  const httpEntry = path.join(REPO, 'lib', 'http.ts');
   const adaptersEntry = path.join(REPO, 'lib', 'adapters.ts');
   const relayEntry = path.join(REPO, 'lib', 'relay.ts');
   const otelEntry = path.join(REPO, 'lib', 'otel.ts');
-  const program = ts.createProgram({ rootNames: [entry, adaptersEntry, relayEntry, otelEntry, ...snippets.map((s) => s.file), ...examples], options: USER_SETTINGS });
-  cached = { program, entry, adaptersEntry, relayEntry, otelEntry, snippets, examples };
+  const entries = [entry, replayEntry, httpEntry, adaptersEntry, relayEntry, otelEntry];
+  const program = ts.createProgram({ rootNames: [...entries, ...snippets.map((s) => s.file), ...examples], options: USER_SETTINGS });
+  cached = { program, entry, replayEntry, httpEntry, adaptersEntry, relayEntry, otelEntry, entries, snippets, examples };
   return cached;
 }
 

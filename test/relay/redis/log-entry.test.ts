@@ -19,7 +19,7 @@ describe('Redis log entries', () => {
   it('stores a batch as id 0-<first> with fields l, t, w and reads it back', () => {
     const batch = batchOf(4, 6, true);
     expect(logEntryFields(batch)).to.deep.equal(['l', '6', 't', '1', 'w', batch.text]);
-    expect(batchFromEntry('log', { id: '0-4', fields: logEntryFields(batch) })).to.deep.equal(batch);
+    expect(batchFromEntry('log', { id: '0-4', fields: logEntryFields(batch) as string[] })).to.deep.equal(batch);
   });
 
   it('turns every malformed entry into RelayError store', () => {

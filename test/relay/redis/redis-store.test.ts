@@ -231,6 +231,28 @@ describe('redisStore on a real redis-server', function () {
         expect(await other.alive(store.producerId)).to.equal(false);
       });
 
+      it('claims a response with its TTL in one step: a producer that dies right after winning leaves no meta key for good', async () => {
+        const client = (await connectNamed(`claim-${library}`)).client;
+        // The process "dies" after its claim: every command of open() after the election fails.
+        const dying = new Proxy(client, {
+          get(target, name) {
+            if (name === 'hSet' || name === 'pExpire' || name === 'createEmptyStream') return () => Promise.reject(new Error('the process died'));
+            const value: unknown = Reflect.get(target, name);
+            return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+          },
+        });
+        const store = redisStore(dying, { heartbeatMs: 200, producerTimeoutMs: 1000, tailBlockMs: 300 });
+        stores.push(store);
+        const responseId = newResponseId();
+        let caught: unknown;
+        await store.open(responseId, { producerId: store.producerId, createdAt: CREATED_AT }, { ttlMs: 60_000 }).catch((error: unknown) => (caught = error));
+        expect(RelayError.isInstance(caught) && caught.kind).to.equal('store');
+        const meta = `ps:{0}:r:${responseId}:meta`;
+        expect(await admin(['HGET', meta, 'owner'])).to.equal(store.producerId);
+        const ttl = Number(await admin(['PTTL', meta]));
+        expect(ttl).to.be.within(1, 60_000);
+      });
+
       it('pushes a producing log\'s TTL out with its appends, at most every tenth of the TTL', async () => {
         const store = storeOn(await connectNamed(`ttl-${library}`));
         const responseId = newResponseId();

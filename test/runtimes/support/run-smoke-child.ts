@@ -1,7 +1,7 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import type { SmokeResults } from '../fixtures/smoke-consumer';
 
 const ROOT = join(__dirname, '..', '..', '..');
@@ -14,23 +14,38 @@ function runs(binary: string): boolean {
   return result.status === 0;
 }
 
+/** Where `npm run runtimes` (scripts/install-runtimes.js) installs the pinned Deno and Bun. */
+export const RUNTIMES_DIR = resolve(ROOT, process.env.PARTSTREAM_RUNTIMES_DIR || '.runtimes');
+
+/** The versions test/runtimes/runtimes.json pins, which `npm run runtimes` installs. */
+export const PINNED_RUNTIMES = JSON.parse(readFileSync(join(ROOT, 'test', 'runtimes', 'runtimes.json'), 'utf8')) as { readonly deno: string; readonly bun: string };
+
 function platformBinaries(scope: string, relative: string): string[] {
-  const dir = join(ROOT, 'node_modules', scope);
+  const dir = join(RUNTIMES_DIR, 'node_modules', scope);
   if (!existsSync(dir)) return [];
   return readdirSync(dir).map((name) => join(dir, name, relative));
 }
 
 /**
- * The binary of the `deno` or `bun` devDependency, or null when it is not installed or does not
- * run here. The package's own bin (put in place by its install script) comes first; its platform
- * package's binary is the fallback for an install that skipped scripts.
+ * The binary of the pinned `deno` or `bun`, as `npm run runtimes` installs it into
+ * {@link RUNTIMES_DIR} (outside node_modules: they are no devDependencies), or null when it is not
+ * installed there or does not run here. The package's own bin (put in place by its install
+ * script) comes first; its platform package's binary is the fallback for an install that skipped
+ * scripts.
  */
 export function findRuntime(name: 'deno' | 'bun'): string | null {
   const candidates =
     name === 'deno'
-      ? [join(ROOT, 'node_modules', 'deno', 'deno'), ...platformBinaries('@deno', 'deno')]
-      : [join(ROOT, 'node_modules', 'bun', 'bin', 'bun.exe'), ...platformBinaries('@oven', join('bin', 'bun'))];
+      ? [join(RUNTIMES_DIR, 'node_modules', 'deno', 'deno'), ...platformBinaries('@deno', 'deno')]
+      : [join(RUNTIMES_DIR, 'node_modules', 'bun', 'bin', 'bun.exe'), ...platformBinaries('@oven', join('bin', 'bun'))];
   return candidates.find(runs) ?? null;
+}
+
+/** The one-line hint of a runtime test that cannot run: how to get the pinned runtime. */
+export function missingRuntimeHint(name: 'deno' | 'bun'): string {
+  const label = name === 'deno' ? 'Deno' : 'Bun';
+  const shown = relative(ROOT, RUNTIMES_DIR);
+  return `${label} ${PINNED_RUNTIMES[name]} is not installed: \`npm run runtimes\` installs the pinned Deno and Bun into ${shown === '' || shown.startsWith('..') ? RUNTIMES_DIR : shown} (.ci/run does)`;
 }
 
 /**

@@ -8,7 +8,7 @@ import { OpenAIChatMapper } from '../../../lib/providers/openai-chat/openai-chat
 import { OpenAIResponsesMapper } from '../../../lib/providers/openai-responses/openai-responses-mapper';
 import type { MapperTarget, StreamMapper } from '../../../lib/providers/stream-mapper';
 import type { SseFrame } from '../../../lib/wire/types';
-import { runFrames } from './mapper-harness';
+import { runFrames } from '../shared/mapper-harness';
 
 // The rules the provider kit gives every mapper alike: one way to read a provider error, one way
 // to check an SSE frame, and the last non-blank id and model. Each case is stated once and run

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { createSseDecoder } from '../../../lib/wire/sse-decoder';
-import { bytewise, decodeChunks, splitsInTwo, utf8 } from '../../support/decode-chunks';
+import { createSseDecoder } from '../../lib/wire/sse-decoder';
+import { bytewise, decodeChunks, splitsInTwo, utf8 } from '../support/decode-chunks';
 
 function decode(...chunks: (string | Uint8Array)[]) {
   return decodeChunks(createSseDecoder(), chunks);

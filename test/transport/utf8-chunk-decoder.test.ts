@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { createUtf8ChunkDecoder } from '../../../lib/transport/utf8-chunk-decoder';
-import { utf8 } from '../../support/decode-chunks';
+import { createUtf8ChunkDecoder } from '../../lib/transport/utf8-chunk-decoder';
+import { utf8 } from '../support/decode-chunks';
 
 describe('createUtf8ChunkDecoder', () => {
   it('holds the bytes of an incomplete character until the chunk that completes it', () => {

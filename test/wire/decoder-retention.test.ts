@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { join } from 'path';
-import { runHeapScript } from '../../support/heap-script';
+import { runHeapScript } from '../support/heap-script';
 
 // What a decoder holds between reads is its own: an idle stream keeps the fragment of the line
 // (or the open event) it was cut off in, never the whole network chunk that fragment came from.
@@ -14,7 +14,7 @@ type DecoderFactory = 'createSseDecoder' | 'createNdjsonDecoder';
  */
 function retainedPerDecoder(factory: DecoderFactory, count: number, body: string, setup = 'const texts = [];'): number {
   const script = `
-    const { ${factory} } = require(${JSON.stringify(join(__dirname, `../../../lib/wire/${factory === 'createSseDecoder' ? 'sse-decoder' : 'ndjson-decoder'}`))});
+    const { ${factory} } = require(${JSON.stringify(join(__dirname, `../../lib/wire/${factory === 'createSseDecoder' ? 'sse-decoder' : 'ndjson-decoder'}`))});
     ${setup}
     const kept = [];
     gc();

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { openChunkReader, type ChunkReader, type StreamSource } from '../../../lib/transport/byte-source';
+import { openChunkReader, type ChunkReader, type StreamSource } from '../../lib/transport/byte-source';
 
 async function readAll(reader: ChunkReader): Promise<(Uint8Array | string)[]> {
   const chunks: (Uint8Array | string)[] = [];

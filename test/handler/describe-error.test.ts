@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { describeError } from '../../../lib/handler/describe-error';
+import { describeError } from '../../lib/handler/describe-error';
 
 describe('describeError', () => {
   it('adds the message of the cause', () => {

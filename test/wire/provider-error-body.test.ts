@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { providerErrorDetails } from '../../../lib/wire/provider-error-body';
+import { providerErrorDetails } from '../../lib/wire/provider-error-body';
 
 // The one provider-error reader, as the HTTP client (error bodies) and the sniffer (a body in
 // place of a stream) call it; the mappers' use of it is in mapper-kit-rules.test.ts.

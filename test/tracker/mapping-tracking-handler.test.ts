@@ -3,7 +3,7 @@ import { MappingTrackingHandler } from '../../lib/tracker/mapping-tracking-handl
 import { StreamController } from '../../lib/driver/stream-controller';
 import type { StreamingChatResponseHandler } from '../../lib/handler/types';
 import { aiMessage, chatResponse, completeToolCall, partialResponse, partialThinking, partialToolCall } from '../../lib/handler/values';
-import { RecordingHandler } from './recording-handler';
+import { RecordingHandler } from '../handler/recording-handler';
 
 const handle = new StreamController();
 const context = { streamingHandle: handle };

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { createNdjsonDecoder } from '../../../lib/wire/ndjson-decoder';
-import { bytewise, decodeChunks, splitsInTwo, utf8 } from '../../support/decode-chunks';
+import { createNdjsonDecoder } from '../../lib/wire/ndjson-decoder';
+import { bytewise, decodeChunks, splitsInTwo, utf8 } from '../support/decode-chunks';
 
 function decode(...chunks: (string | Uint8Array)[]) {
   return decodeChunks(createNdjsonDecoder(), chunks);

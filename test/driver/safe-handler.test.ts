@@ -4,7 +4,7 @@ import { SafeHandler } from '../../lib/driver/safe-handler';
 import { StreamController } from '../../lib/driver/stream-controller';
 import type { StreamingChatResponseHandler } from '../../lib/handler/types';
 import { aiMessage, chatResponse, completeToolCall, partialResponse, partialThinking, partialToolCall } from '../../lib/handler/values';
-import { RecordingHandler } from './recording-handler';
+import { RecordingHandler } from '../handler/recording-handler';
 
 const response = chatResponse(aiMessage([]));
 const signature = { provider: 'anthropic', kind: 'signature', data: 'sig' };

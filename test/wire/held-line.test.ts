@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { HeldLine } from '../../../lib/wire/held-line';
+import { HeldLine } from '../../lib/wire/held-line';
 
 describe('HeldLine', () => {
   it('holds nothing at first: take gives back the end it is handed', () => {

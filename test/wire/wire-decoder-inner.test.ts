@@ -1,12 +1,12 @@
-import { chooseFormat } from '../../../lib/driver/format-choice';
-import { textDecoderOf } from '../../../lib/driver/wire-plan';
-import { bodyFormatNamed } from '../../../lib/providers/registry';
-import type { AnyProviderDescriptor } from '../../../lib/providers/provider-descriptor';
+import { chooseFormat } from '../../lib/driver/format-choice';
+import { textDecoderOf } from '../../lib/driver/wire-plan';
+import { bodyFormatNamed } from '../../lib/providers/registry';
+import type { AnyProviderDescriptor } from '../../lib/providers/provider-descriptor';
 import { expect } from 'chai';
 import fc from 'fast-check';
-import type { FrameDecoder } from '../../../lib/wire/frame-decoder';
-import type { FormatOption } from '../../../lib/driver/format-choice';
-import { createWireDecoder, type WireFrame } from '../../../lib/wire/wire-decoder';
+import type { FrameDecoder } from '../../lib/wire/frame-decoder';
+import type { FormatOption } from '../../lib/driver/format-choice';
+import { createWireDecoder, type WireFrame } from '../../lib/wire/wire-decoder';
 
 // The driver reads a body through the wire decoder until the format is known, then calls the
 // format's own decoder (`inner`) directly. Whatever the body and however it is split, that must

@@ -1,0 +1,271 @@
+// The producer's per-token path (SPEC §13 wire format v1): a delta is taken as its raw values and
+// the batch's SSE text is written as UTF-8 in one pass when the batch is cut, byte for byte what
+// encoding each event on its own writes (`encodeEvent` with `JSON.stringify` of the delta's data,
+// then UTF-8; the property test in test/relay/event-batch.test.ts drives the producer's writer
+// against that plain path).
+
+import type { DeltaType } from '../parts/part-index-counter';
+
+/** 10⁰ … 10¹⁵: the decimal length of a sequence or index (both are safe integers). */
+const POWERS_OF_TEN = Array.from({ length: 16 }, (_, k) => 10 ** k);
+
+/** Digits of the non-negative integer `value`. */
+function decimalLength(value: number): number {
+  let digits = 1;
+  while (digits < 16 && value >= (POWERS_OF_TEN[digits] as number)) digits++;
+  return digits;
+}
+
+/**
+ * True when `JSON.stringify(text)` is `text` within quotes: no quote, backslash, control
+ * character or lone surrogate (a surrogate pair passes as it is).
+ */
+function isPlainJson(text: string): boolean {
+  for (let at = 0; at < text.length; at++) {
+    const code = text.charCodeAt(at);
+    if (code < 0x20 || code === 0x22 || code === 0x5c) return false;
+    if (code >= 0xd800 && code <= 0xdfff) {
+      const next = text.charCodeAt(at + 1);
+      if (code >= 0xdc00 || !(next >= 0xdc00 && next <= 0xdfff)) return false;
+      at++;
+    }
+  }
+  return true;
+}
+
+/** The ASCII text `text` as bytes. */
+function asciiBytes(text: string): Uint8Array {
+  const bytes = new Uint8Array(text.length);
+  for (let at = 0; at < text.length; at++) bytes[at] = text.charCodeAt(at);
+  return bytes;
+}
+
+/** Writes `bytes` into `out` at `at`; where the writing ended. */
+function writeBytes(out: Uint8Array, at: number, bytes: Uint8Array): number {
+  if (bytes.length > 16) {
+    out.set(bytes, at);
+    return at + bytes.length;
+  }
+  for (let k = 0; k < bytes.length; k++) out[at++] = bytes[k] as number;
+  return at;
+}
+
+/** Writes the decimal digits of the non-negative integer `value` into `out` at `at`; where the writing ended. */
+function writeDecimal(out: Uint8Array, at: number, value: number): number {
+  const end = at + decimalLength(value);
+  if (value <= 0x7fffffff) {
+    // Integer arithmetic while the value fits 31 bits (every sequence and index in practice).
+    for (let k = end - 1; k >= at; k--) {
+      const rest = (value / 10) | 0;
+      out[k] = 0x30 + value - rest * 10;
+      value = rest;
+    }
+    return end;
+  }
+  for (let k = end - 1; k >= at; k--) {
+    out[k] = 0x30 + (value % 10);
+    value = Math.floor(value / 10);
+  }
+  return end;
+}
+
+/**
+ * Writes the UTF-8 of `text` into `out` at `at` (at most 3 bytes per code unit); where the writing
+ * ended. A lone surrogate is written as U+FFFD, as `TextEncoder` does (the events written here
+ * hold none: `JSON.stringify` escapes them).
+ */
+function writeUtf8(out: Uint8Array, at: number, text: string): number {
+  const length = text.length;
+  for (let k = 0; k < length; k++) {
+    let code = text.charCodeAt(k);
+    if (code < 0x80) {
+      out[at++] = code;
+    } else if (code < 0x800) {
+      out[at++] = 0xc0 | (code >> 6);
+      out[at++] = 0x80 | (code & 0x3f);
+    } else {
+      if (code >= 0xd800 && code <= 0xdfff) {
+        const next = k + 1 < length ? text.charCodeAt(k + 1) : 0;
+        if (code <= 0xdbff && next >= 0xdc00 && next <= 0xdfff) {
+          const point = 0x10000 + ((code - 0xd800) << 10) + (next - 0xdc00);
+          out[at++] = 0xf0 | (point >> 18);
+          out[at++] = 0x80 | ((point >> 12) & 0x3f);
+          out[at++] = 0x80 | ((point >> 6) & 0x3f);
+          out[at++] = 0x80 | (point & 0x3f);
+          k++;
+          continue;
+        }
+        code = 0xfffd;
+      }
+      out[at++] = 0xe0 | (code >> 12);
+      out[at++] = 0x80 | ((code >> 6) & 0x3f);
+      out[at++] = 0x80 | (code & 0x3f);
+    }
+  }
+  return at;
+}
+
+/** The largest scratch array kept from one cut to the next. */
+const MAX_KEPT_SCRATCH = 1 << 20;
+
+const ID = asciiBytes('id: ');
+const CLOSE = asciiBytes('}\n\n');
+const QUOTE_CLOSE = asciiBytes('"}\n\n');
+
+/** `code` flags: the delta is reasoning; its string is already JSON (quoted and escaped). */
+const REASONING = 1;
+const QUOTED = 2;
+/** The `code` of an event held as its whole text after the `id:` line. */
+const WHOLE = -1;
+
+/**
+ * The events of the batch being filled, from sequence `first` on. A payload-free delta is kept as
+ * its index, type and text (the text the core keeps anyway); any other event as its text after
+ * the `id:` line. Each add returns the exact length of the event's SSE text (UTF-16 code units),
+ * so that the writer cuts by `flushBytes` and bounds `maxResponseBytes` as if every event were
+ * encoded at once. `cut` writes the UTF-8 of the SSE text of the events held
+ * (`id: <sequence>\nevent: <type>\ndata: <JSON>\n\n` each) in one pass and lets go of them.
+ */
+export class EventBatch {
+  /** Per event, the first `size` slots (reused from batch to batch): a delta's `index * 4 + flags` (a part index is far below 2⁵¹), or `WHOLE`. */
+  private readonly codes: number[] = [];
+  /** Per event: a delta's text (or its JSON when `QUOTED`), or the event's text after its `id:` line. */
+  private readonly strings: string[] = [];
+  private size = 0;
+  /** The length of the events held, and of the last one. */
+  private length = 0;
+  private lastLength = 0;
+  /** Where `cut` writes (grown as needed, reused). */
+  private scratch = new Uint8Array(0);
+  /** The last delta's code and the length of its opening, `\nevent: delta\ndata: {"index":…,"type":…,"text":`. */
+  private openingCode = -1;
+  private openingLength = 0;
+  /** Sequences below this have `sequenceDigits` digits. */
+  private nextDigitAt = 10;
+  private sequenceDigits = 1;
+  /** The first sequence held (meaningful while `count > 0`). */
+  first = 0;
+
+  /** How many events are held. */
+  get count(): number {
+    return this.size;
+  }
+
+  /** Holds the payload-free delta `(index, type, text)` as event `sequence` (the next one); its SSE text's length. */
+  delta(sequence: number, index: number, type: DeltaType, text: string): number {
+    const code = index * 4 + (type === 'reasoning' ? REASONING : 0);
+    if (code !== this.openingCode) {
+      this.openingCode = code;
+      this.openingLength = `\nevent: delta\ndata: {"index":${index},"type":"${type}","text":`.length;
+    }
+    const at = this.size++;
+    if (at === 0) this.first = sequence;
+    let jsonLength = text.length + 2;
+    if (isPlainJson(text)) {
+      this.codes[at] = code;
+      this.strings[at] = text;
+    } else {
+      const json = JSON.stringify(text);
+      jsonLength = json.length;
+      this.codes[at] = code + QUOTED;
+      this.strings[at] = json;
+    }
+    // `id: ` + sequence + opening + JSON + `}\n\n`
+    return this.held(7 + this.digitsOf(sequence) + this.openingLength + jsonLength);
+  }
+
+  /** Holds event `sequence` of `type` with the one-line JSON `data`; its SSE text's length. */
+  event(sequence: number, type: string, data: string): number {
+    const rest = `\nevent: ${type}\ndata: ${data}\n\n`;
+    const at = this.size++;
+    if (at === 0) this.first = sequence;
+    this.codes[at] = WHOLE;
+    this.strings[at] = rest;
+    return this.held(4 + this.digitsOf(sequence) + rest.length);
+  }
+
+  /** Lets go of every event held. */
+  clear(): void {
+    this.size = 0;
+    this.length = 0;
+  }
+
+  /** Lets go of the event added last (the writer puts another in its place). */
+  dropLast(): void {
+    this.size--;
+    this.length -= this.lastLength;
+  }
+
+  /**
+   * The UTF-8 of the SSE text of all events held, or of all but the last (`allButLast`), in a
+   * fresh array of its exact size; they are let go of, and the last one, when kept, becomes the
+   * batch (from sequence `first` on).
+   */
+  cut(allButLast = false): Uint8Array {
+    const { codes, strings } = this;
+    const count = allButLast ? this.size - 1 : this.size;
+    const length = allButLast ? this.length - this.lastLength : this.length;
+    // Each code unit takes at most 3 bytes of UTF-8.
+    if (this.scratch.length < 3 * length) this.scratch = new Uint8Array(Math.max(3 * length, 2 * this.scratch.length));
+    const out = this.scratch;
+    let at = 0;
+    let sequence = this.first;
+    let code = -1;
+    let opening = ID;
+    for (let k = 0; k < count; k++, sequence++) {
+      const current = codes[k] as number;
+      const string = strings[k] as string;
+      at = writeBytes(out, at, ID);
+      at = writeDecimal(out, at, sequence);
+      if (current === WHOLE) {
+        at = writeUtf8(out, at, string);
+        continue;
+      }
+      // Arithmetic, not bit operations: an index is any safe integer.
+      const quoted = current % 4 >= QUOTED;
+      const run = quoted ? current - QUOTED : current;
+      if (run !== code) {
+        code = run;
+        opening = asciiBytes(`\nevent: delta\ndata: {"index":${Math.floor(run / 4)},"type":"${run % 2 === REASONING ? 'reasoning' : 'text'}","text":`);
+      }
+      at = writeBytes(out, at, opening);
+      if (quoted) {
+        // The JSON brings its own quotes.
+        at = writeUtf8(out, at, string);
+        at = writeBytes(out, at, CLOSE);
+      } else {
+        out[at++] = 0x22;
+        at = writeUtf8(out, at, string);
+        at = writeBytes(out, at, QUOTE_CLOSE);
+      }
+    }
+    if (allButLast) {
+      codes[0] = codes[count] as number;
+      strings[0] = strings[count] as string;
+      this.size = 1;
+      this.length = this.lastLength;
+    } else {
+      this.size = 0;
+      this.length = 0;
+    }
+    this.first = sequence;
+    const bytes = out.slice(0, at);
+    // A batch of a huge event leaves no huge scratch behind.
+    if (out.length > MAX_KEPT_SCRATCH) this.scratch = new Uint8Array(0);
+    return bytes;
+  }
+
+  private held(length: number): number {
+    this.length += length;
+    this.lastLength = length;
+    return length;
+  }
+
+  private digitsOf(sequence: number): number {
+    if (sequence >= this.nextDigitAt) {
+      this.sequenceDigits = decimalLength(sequence);
+      this.nextDigitAt = this.sequenceDigits < 16 ? (POWERS_OF_TEN[this.sequenceDigits] as number) : Infinity;
+    }
+    return this.sequenceDigits;
+  }
+}
