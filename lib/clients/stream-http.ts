@@ -13,6 +13,7 @@ import { httpResponseInfo, type HttpResponseInfo } from './http-response-info';
 import { ERROR_BODY_TIME_LIMIT_MS, htmlResponseError, httpStatusError } from './read-error-response';
 import { DEFAULT_MAX_RETRIES, isRetryableResponse, retryDelayMs } from './retry';
 import { sleep } from '../transport/sleep';
+import { signingFetch, type RequestSigner } from './signing-fetch';
 import { checkHeaderValue, describeUrl, redactError, redactText, secretsOf } from './secrets';
 import { secretRedaction } from './stream-redaction';
 import { USER_AGENT } from './version';
@@ -99,6 +100,8 @@ export interface HttpStreamRequest {
   readonly body: unknown;
   /** The model asked for, for the stream's listeners (`body.model` when absent). */
   readonly model?: string | undefined;
+  /** Signs each request just before it is sent, every retry and redirect included (see `signingFetch`). */
+  readonly sign?: RequestSigner | undefined;
 }
 
 /**
@@ -210,7 +213,7 @@ function sendHttpStream(request: HttpStreamRequest, handler: StreamingChatRespon
     if (typeof value === 'string') checkHeaderValue(`The ${name} header`, value);
   }
   const secrets = secretsOf(request.apiKey?.value ?? options.apiKey, [request.headers, options.headers ?? {}]);
-  const fetchImpl = options.fetch ?? globalThis.fetch;
+  const fetchImpl = signingFetch(options.fetch ?? globalThis.fetch, request.sign);
   const headers = new Headers({ 'content-type': 'application/json', accept: acceptOf(request.format), 'user-agent': USER_AGENT });
   for (const [name, value] of Object.entries(request.headers)) headers.set(name, value);
   for (const [name, value] of Object.entries(options.headers ?? {})) headers.set(name, value);

@@ -7,6 +7,9 @@ export const CLIENT_ENV_VARIABLES = [
   'GEMINI_API_KEY',
   'GOOGLE_API_KEY',
   'OLLAMA_HOST',
+  'AWS_REGION',
+  'AWS_DEFAULT_REGION',
+  'AWS_BEARER_TOKEN_BEDROCK',
 ] as const;
 
 /** A key the test suites set in the clients' key variables (`withoutClientEnv(TEST_ENV_KEYS)`), so that a request may be sent. */
