@@ -32,6 +32,13 @@ export { openAIResponsesProvider } from './providers/openai-responses/openai-res
 export { anthropicProvider } from './providers/anthropic/anthropic-descriptor';
 export { geminiProvider } from './providers/gemini/gemini-descriptor';
 export { ollamaProvider } from './providers/ollama/ollama-descriptor';
+export { bedrockConverseProvider } from './providers/bedrock-converse/bedrock-converse-descriptor';
+
+// Amazon Bedrock ConverseStream: its binary frames, its mapper, and the AWS SDK's decoded events as frames
+export type { EventStreamFrame } from './wire/aws-eventstream/eventstream-decoder';
+export { BedrockConverseMapper } from './providers/bedrock-converse/bedrock-converse-mapper';
+export { mapBedrockStopReason } from './providers/bedrock-converse/map-bedrock-stop-reason';
+export { bedrockFrameFromSdkEvent, bedrockFrameFromSdkError, bedrockFramesFromSdkStream } from './providers/bedrock-converse/bedrock-sdk-events';
 export type { IncompleteToolCall } from './bridge/parts-bridge';
 export type { StreamAdapter, FramedStreamMapper, Framing } from './driver/stream-options';
 export type { AdapterStreamOptions } from './driver/consume-stream';

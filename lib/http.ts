@@ -54,3 +54,11 @@ export type { OllamaRequest, OllamaModelOptions, OllamaTool, OllamaRequestMessag
 export type { OllamaClientOptions } from './clients/http-clients';
 export { streamOllama } from './clients/http-clients';
 export { OLLAMA_HOST } from './providers/ollama/ollama-descriptor';
+
+// Amazon Bedrock ConverseStream (SPEC §15)
+export type { BedrockConverseClientOptions } from './clients/bedrock-converse-client';
+export { streamBedrockConverse } from './clients/bedrock-converse-client';
+export type { RequestSigner } from './clients/signing-fetch';
+export type {
+  ConverseStreamRequest, BedrockToolSpec, BedrockTool, BedrockToolChoice, BedrockSystemBlock, BedrockRequestMessage,
+} from './providers/bedrock-converse/bedrock-converse-request';

@@ -36,3 +36,12 @@ export { toOllamaMessages } from './providers/ollama/to-ollama-messages';
 export { parsePartialJson } from './replay/parse-partial-json';
 export { parseToolArguments } from './replay/parse-tool-arguments';
 export { JsonSyntaxError } from './replay/json-syntax-error';
+
+// Amazon Bedrock ConverseStream (SPEC §15)
+export type { ToBedrockMessagesOptions } from './providers/bedrock-converse/to-bedrock-messages';
+export { toBedrockMessages } from './providers/bedrock-converse/to-bedrock-messages';
+export type {
+  BedrockConverseInput, BedrockMessageParam, BedrockUserBlock, BedrockAssistantBlock, BedrockTextBlock, BedrockImageBlock, BedrockDocumentBlock,
+  BedrockToolUseBlock, BedrockToolResultBlock, BedrockToolResultContent, BedrockReasoningBlock, BedrockCitationsBlock, BedrockCitation,
+  BedrockCitationLocation, BedrockPassthroughBlock, BedrockImageFormat, BedrockDocumentFormat, BedrockDocument,
+} from './providers/bedrock-converse/bedrock-message-param';

@@ -1,4 +1,5 @@
 import { anthropicProvider } from './anthropic/anthropic-descriptor';
+import { bedrockConverseProvider } from './bedrock-converse/bedrock-converse-descriptor';
 import { geminiProvider } from './gemini/gemini-descriptor';
 import { ollamaProvider } from './ollama/ollama-descriptor';
 import { openAIChatProvider } from './openai-chat/openai-chat-descriptor';
@@ -10,7 +11,7 @@ import type { AnyProviderDescriptor } from './provider-descriptor';
  * partstream's own providers, one descriptor each (SPEC §15): the one list of formats. Adding a
  * provider adds its line here; every format list, sniffing rule, client and replay follows.
  */
-export const PROVIDERS = [openAIChatProvider, openAIResponsesProvider, anthropicProvider, geminiProvider, ollamaProvider] as const;
+export const PROVIDERS = [openAIChatProvider, openAIResponsesProvider, anthropicProvider, geminiProvider, ollamaProvider, bedrockConverseProvider] as const;
 
 /** The wire formats partstream reads, one per provider of the registry. */
 export type WireFormat = (typeof PROVIDERS)[number]['format'];

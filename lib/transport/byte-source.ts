@@ -1,7 +1,11 @@
 import { describeValue } from '../parts/describe-value';
 
-/** A body partstream can read: a fetch `Response`, a byte `ReadableStream`, or an async iterable of bytes or strings. */
-export type StreamSource = Response | ReadableStream<Uint8Array> | AsyncIterable<Uint8Array | string>;
+/**
+ * A body partstream can read: a fetch `Response`, a byte `ReadableStream`, or an async iterable of
+ * bytes or strings — or of an SDK's already-decoded event objects, for a format whose descriptor
+ * reads them (`readObject`: Bedrock's, from `bedrockFramesFromSdkStream`).
+ */
+export type StreamSource = Response | ReadableStream<Uint8Array> | AsyncIterable<Uint8Array | string> | AsyncIterable<object>;
 
 /** Pulls chunks out of a `StreamSource`, one at a time. */
 export interface ChunkReader {

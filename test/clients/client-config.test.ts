@@ -8,7 +8,7 @@ import { readEnv } from '../../lib/clients/environment';
 import type { HttpClientOptions, HttpStreamOutcome } from '../../lib/clients/stream-http';
 import { PARTSTREAM_VERSION } from '../../lib/clients/version';
 import type { StreamError } from '../../lib/handler/stream-error';
-import type { WireFormat } from '../../lib/providers/registry';
+import type { TextWireFormat as WireFormat } from '../support/transcripts';
 import { STREAM_CONTENT_TYPE } from '../support/http-clients';
 import { startLoopbackServer } from '../support/loopback-server';
 import { recordingHandler } from '../support/recording-handler';

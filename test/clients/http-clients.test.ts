@@ -6,7 +6,7 @@ import { consumeStream, type StreamOutcome } from '../../lib/driver/consume-stre
 import { streamAnthropic, streamGemini, streamOllama, streamOpenAIChat } from '../../lib/clients/http-clients';
 import type { HttpClientOptions, HttpStreamOutcome } from '../../lib/clients/stream-http';
 import type { StreamError } from '../../lib/handler/stream-error';
-import type { WireFormat } from '../../lib/providers/registry';
+import type { TextWireFormat as WireFormat } from '../support/transcripts';
 import { trackedSource } from '../support/chunk-sources';
 import { STREAM_CONTENT_TYPE, streamWithClient } from '../support/http-clients';
 import { startLoopbackServer, type LoopbackServer, type Reply } from '../support/loopback-server';

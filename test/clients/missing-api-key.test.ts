@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { HttpClientOptions } from '../../lib/clients/stream-http';
-import type { WireFormat } from '../../lib/providers/registry';
+import type { TextWireFormat as WireFormat } from '../support/transcripts';
 import { STREAM_CONTENT_TYPE, streamWithClient } from '../support/http-clients';
 import { startLoopbackServer, type LoopbackServer } from '../support/loopback-server';
 import { recordingHandler } from '../support/recording-handler';

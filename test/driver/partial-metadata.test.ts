@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { consumeStream } from '../../lib/driver/consume-stream';
-import type { WireFormat } from '../../lib/providers/registry';
+import type { TextWireFormat as WireFormat } from '../support/transcripts';
 import { TRANSCRIPTS, WIRE_FORMATS } from '../support/transcripts';
 
 const noop = { onCompleteResponse: () => undefined, onError: () => undefined };

@@ -80,6 +80,11 @@ const REPLAY_NAMES = [
   'OpenAIResponsesPassthroughItem', 'OpenAIResponsesReasoningItem', 'SystemMessage', 'ToolExecutionResultMessage', 'UserMessage',
   'messagesFromJSON', 'messagesToJSON', 'parsePartialJson', 'parseToolArguments', 'systemMessage', 'toAnthropicMessages',
   'toGeminiContents', 'toOllamaMessages', 'toOpenAIChatMessages', 'toOpenAIResponsesInput', 'toolExecutionResultMessage', 'userMessage',
+  // Amazon Bedrock ConverseStream.
+  'BedrockAssistantBlock', 'BedrockCitation', 'BedrockCitationLocation', 'BedrockCitationsBlock', 'BedrockConverseInput', 'BedrockDocument',
+  'BedrockDocumentBlock', 'BedrockDocumentFormat', 'BedrockImageBlock', 'BedrockImageFormat', 'BedrockMessageParam', 'BedrockPassthroughBlock',
+  'BedrockReasoningBlock', 'BedrockTextBlock', 'BedrockToolResultBlock', 'BedrockToolResultContent', 'BedrockToolUseBlock', 'BedrockUserBlock',
+  'ToBedrockMessagesOptions', 'toBedrockMessages',
 ];
 
 /** The HTTP clients: one function per provider, its typed request and options, the base URLs. */
@@ -99,6 +104,9 @@ const HTTP_NAMES = [
   'EndpointOptions', 'streamProvider',
   // What a listener hears of each HTTP attempt and retry (SPEC §14).
   'ChatModelHttpAttemptContext', 'ChatModelRetryContext', 'HttpAttemptResult', 'HttpAttemptScope',
+  // Amazon Bedrock ConverseStream.
+  'BedrockConverseClientOptions', 'BedrockRequestMessage', 'BedrockSystemBlock', 'BedrockTool', 'BedrockToolChoice', 'BedrockToolSpec',
+  'ConverseStreamRequest', 'RequestSigner', 'streamBedrockConverse',
 ];
 
 /** The adapter author's kit (SPEC §15): the contract, the handler values, the kit, the five mappers and their finish-reason maps. */
@@ -114,6 +122,9 @@ const ADAPTER_NAMES = [
   'AnyProviderDescriptor', 'AuthHeader', 'BodyFraming', 'ByteFrameDecoder', 'EndpointRule', 'FrameDecoder', 'FrameDecoderEnd', 'PROVIDERS',
   'ProviderClientSpec', 'ProviderDescriptor', 'ProviderTelemetry', 'RequestMessages', 'SniffRule', 'TelemetryValue', 'anthropicProvider',
   'geminiProvider', 'ollamaProvider', 'openAIChatProvider', 'openAIResponsesProvider',
+  // Amazon Bedrock ConverseStream.
+  'BedrockConverseMapper', 'EventStreamFrame', 'bedrockConverseProvider', 'bedrockFrameFromSdkError', 'bedrockFrameFromSdkEvent',
+  'bedrockFramesFromSdkStream', 'mapBedrockStopReason',
 ];
 
 const RELAY_NAMES = [

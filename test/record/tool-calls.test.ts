@@ -4,7 +4,7 @@ import type { ChatResponse } from '../../lib/handler/types';
 import { reasoningPart, textPart, toolCallPart } from '../../lib/parts/factories';
 import type { MessagePart } from '../../lib/parts/types';
 import { consumeStream } from '../../lib/driver/consume-stream';
-import type { WireFormat } from '../../lib/providers/registry';
+import type { TextWireFormat as WireFormat } from '../support/transcripts';
 import { trackedSource } from '../support/chunk-sources';
 import { recordingHandler, type Recorded } from '../support/recording-handler';
 

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import sinon from 'sinon';
 import { DEFAULT_IDLE_TIMEOUT_MS, type HttpClientOptions } from '../../lib/clients/stream-http';
 import { StreamError } from '../../lib/handler/stream-error';
-import type { WireFormat } from '../../lib/providers/registry';
+import type { TextWireFormat as WireFormat } from '../support/transcripts';
 import { startLoopbackServer, type LoopbackServer, type Reply } from '../support/loopback-server';
 import { TRANSCRIPTS, WIRE_FORMATS } from '../support/transcripts';
 import { PROVIDER_NAME, STREAM_CONTENT_TYPE, streamWithClient, within } from '../support/http-clients';

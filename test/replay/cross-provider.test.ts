@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { AiMessage } from '../../lib/handler/types';
-import type { WireFormat } from '../../lib/providers/registry';
+import type { TextWireFormat as WireFormat } from '../support/transcripts';
 import type { ChatMessage } from '../../lib/replay/chat-message';
 import { toolExecutionResultMessage, userMessage } from '../../lib/replay/chat-message';
 import { toAnthropicMessages } from '../../lib/providers/anthropic/to-anthropic-messages';

@@ -1,4 +1,4 @@
-import type { WireFormat } from '../../lib/providers/registry';
+import type { TextWireFormat as WireFormat } from '../support/transcripts';
 import { referenceSseFrames } from '../providers/shared/fixture-support';
 
 // The provider's own representation of a streamed assistant turn, read straight from the wire

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import type { AiMessage } from '../../lib/handler/types';
 import { consumeStream } from '../../lib/driver/consume-stream';
-import type { WireFormat } from '../../lib/providers/registry';
+import type { TextWireFormat as WireFormat } from '../support/transcripts';
 import { userMessage } from '../../lib/replay/chat-message';
 import { toAnthropicMessages } from '../../lib/providers/anthropic/to-anthropic-messages';
 import { toGeminiContents } from '../../lib/providers/gemini/to-gemini-contents';

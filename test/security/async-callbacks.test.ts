@@ -5,7 +5,7 @@ import { StreamController } from '../../lib/driver/stream-controller';
 import type { HandlerCallbackName, StreamingChatResponseHandler } from '../../lib/handler/types';
 import { partialResponse } from '../../lib/handler/values';
 import { consumeStream, type StreamOutcome } from '../../lib/driver/consume-stream';
-import type { WireFormat } from '../../lib/providers/registry';
+import type { TextWireFormat as WireFormat } from '../support/transcripts';
 import { ChatStream } from '../../lib/stream/chat-stream';
 import type { ChatStreamEvent } from '../../lib/stream/chat-stream-events';
 import { trackedSource } from '../support/chunk-sources';

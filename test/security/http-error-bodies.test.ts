@@ -4,7 +4,7 @@ import type { StreamOutcome } from '../../lib/driver/consume-stream';
 import { ERROR_BODY_TIME_LIMIT_MS } from '../../lib/clients/read-error-response';
 import type { HttpClientOptions } from '../../lib/clients/stream-http';
 import { StreamError } from '../../lib/handler/stream-error';
-import type { WireFormat } from '../../lib/providers/registry';
+import type { TextWireFormat as WireFormat } from '../support/transcripts';
 import { STREAM_CONTENT_TYPE, streamWithClient, within } from '../support/http-clients';
 import { startLoopbackServer, type Reply } from '../support/loopback-server';
 import { recordingHandler, type RecordingHandler } from '../support/recording-handler';

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import type { StreamOutcome } from '../../lib/driver/consume-stream';
 import { MAX_REDIRECTS } from '../../lib/clients/follow-redirects';
 import { StreamError } from '../../lib/handler/stream-error';
-import type { WireFormat } from '../../lib/providers/registry';
+import type { TextWireFormat as WireFormat } from '../support/transcripts';
 import { STREAM_CONTENT_TYPE, streamWithClient } from '../support/http-clients';
 import { startLoopbackServer, type LoopbackServer, type RecordedRequest, type Reply } from '../support/loopback-server';
 import { recordingHandler } from '../support/recording-handler';

@@ -4,7 +4,7 @@ import { inspect } from 'node:util';
 import type { StreamOutcome } from '../../lib/driver/consume-stream';
 import type { HttpClientOptions } from '../../lib/clients/stream-http';
 import { StreamError } from '../../lib/handler/stream-error';
-import type { WireFormat } from '../../lib/providers/registry';
+import type { TextWireFormat as WireFormat } from '../support/transcripts';
 import { streamWithClient } from '../support/http-clients';
 import { startLoopbackServer, type Reply } from '../support/loopback-server';
 import { recordingHandler } from '../support/recording-handler';

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { WireFormat } from '../../lib/providers/registry';
+import type { TextWireFormat as WireFormat } from '../support/transcripts';
 import { jsonEvents, runCli, type CliRun } from '../cli/run-cli';
 import { ROOT, runIsolated } from './support/run-isolated';
 

@@ -2,7 +2,7 @@ import type { StreamingChatResponseHandler } from '../../lib/handler/types';
 import type { StreamOutcome } from '../../lib/driver/consume-stream';
 import { streamAnthropic, streamGemini, streamOllama, streamOpenAIChat, streamOpenAIResponses } from '../../lib/clients/http-clients';
 import type { HttpClientOptions } from '../../lib/clients/stream-http';
-import type { WireFormat } from '../../lib/providers/registry';
+import type { TextWireFormat as WireFormat } from './transcripts';
 
 /** The provider name each client puts in its error messages. */
 export const PROVIDER_NAME: Readonly<Record<WireFormat, string>> = {

@@ -1,4 +1,4 @@
-import type { WireFormat } from '../../lib/providers/registry';
+import type { TextWireFormat as WireFormat } from './transcripts';
 import { TRANSCRIPT_RESULTS, TRANSCRIPTS, WIRE_FORMATS } from './transcripts';
 
 // Response bodies written by hand from each provider's documented wire format, so that every

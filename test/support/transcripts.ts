@@ -1,4 +1,11 @@
-import type { WireFormat } from '../../lib/providers/registry';
+import type { WireFormat as AnyWireFormat } from '../../lib/providers/registry';
+
+/**
+ * The text wire formats (SSE and NDJSON), whose transcripts this file and the suites keyed by
+ * format hold; Bedrock's binary bodies have their own (test/providers/bedrock-converse).
+ */
+export type TextWireFormat = Exclude<AnyWireFormat, 'bedrock-converse'>;
+type WireFormat = TextWireFormat;
 
 // Small hand-written response bodies, one per wire format, each with text (including multibyte
 // characters) and, where the format has them, a tool call and usage.

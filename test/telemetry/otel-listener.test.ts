@@ -8,7 +8,7 @@ import { trackedSource } from '../support/chunk-sources';
 import { STREAM_CONTENT_TYPE, streamWithClient } from '../support/http-clients';
 import { OWN_TRANSCRIPTS } from '../support/own-transcripts';
 import { TRANSCRIPTS, WIRE_FORMATS } from '../support/transcripts';
-import type { WireFormat } from '../../lib/providers/registry';
+import type { TextWireFormat as WireFormat } from '../support/transcripts';
 import { END_CASES, loggingHandler } from './ends';
 import { registerSdk, type OtelSdk } from './otel-harness';
 

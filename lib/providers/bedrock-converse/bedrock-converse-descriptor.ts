@@ -6,7 +6,7 @@ import type { ConverseStreamRequest } from './bedrock-converse-request';
 import { bedrockBaseUrl, bedrockConversePath } from './bedrock-endpoint';
 import type { BedrockConverseInput } from './bedrock-message-param';
 import { bedrockFrameFromSdkEvent } from './bedrock-sdk-events';
-import type { EventStreamFrame } from './event-stream-frame';
+import { createEventStreamDecoder, eventStreamPreludeVerdict, type EventStreamFrame } from '../../wire/aws-eventstream/eventstream-decoder';
 import { mapBedrockStopReason } from './map-bedrock-stop-reason';
 import { toBedrockMessages } from './to-bedrock-messages';
 
@@ -24,6 +24,9 @@ function requestAttributes(body: RequestFields): AttributesInto {
   return into;
 }
 
+/** The prelude's verdict in the sniffer's words. */
+const PRELUDE_VERDICTS = { eventstream: 'yes', not: 'no', 'need-more': 'more' } as const;
+
 /**
  * Amazon Bedrock ConverseStream (SPEC §15): binary `application/vnd.amazon.eventstream` frames
  * (`messageStart` … `messageStop`, `metadata`), or the AWS SDK's decoded event objects
@@ -38,9 +41,10 @@ export const bedrockConverseProvider: ProviderDescriptor<'bedrock-converse', Eve
   expected: 'an Amazon Bedrock ConverseStream stream (application/vnd.amazon.eventstream)',
   framing: 'aws-eventstream',
   contentType: 'application/vnd.amazon.eventstream',
-  // Recognised by its binary prelude once the event-stream decoder is in (it checks the prelude's CRC).
-  sniff: null,
+  // Recognised by its binary prelude: lengths that fit and a prelude CRC that matches.
+  sniff: { binaryPrelude: (bytes) => PRELUDE_VERDICTS[eventStreamPreludeVerdict(bytes)] },
   createMapper: () => new BedrockConverseMapper(),
+  createByteDecoder: createEventStreamDecoder,
   readObject: bedrockFrameFromSdkEvent,
   finishReason: mapBedrockStopReason,
   client: {

@@ -10,7 +10,7 @@ import { BedrockConverseMetadata } from './bedrock-converse-metadata';
 import { bedrockTokenUsage } from './bedrock-converse-usage';
 import type { BedrockBlockDelta, BedrockBlockEvent, BedrockMessageStop, BedrockMetadataEvent, BedrockReasoningDelta, BedrockToolUseStart } from './bedrock-converse-wire';
 import { bedrockStreamError, checkEventStreamFrame } from './bedrock-stream-error';
-import type { EventStreamFrame } from './event-stream-frame';
+import type { EventStreamFrame } from '../../wire/aws-eventstream/eventstream-decoder';
 import { mapBedrockStopReason } from './map-bedrock-stop-reason';
 
 function payload(kind: 'signature' | 'redacted_content', data: string): OpaquePayload {

@@ -1,7 +1,7 @@
 import { bytesToBase64 } from '../../parts/base64';
 import { describeValue } from '../../parts/describe-value';
 import { isJsonObject, type JsonObject } from '../../wire/read-json';
-import type { EventStreamFrame } from './event-stream-frame';
+import type { EventStreamFrame } from '../../wire/aws-eventstream/eventstream-decoder';
 
 // The AWS SDK (`@aws-sdk/client-bedrock-runtime`) reads a ConverseStream itself and hands out
 // each message as an object with one member named after its event type

@@ -1,7 +1,7 @@
 import { StreamError } from '../../handler/stream-error';
 import { describeValue } from '../../parts/describe-value';
 import { isJsonObject, nonBlankString } from '../../wire/read-json';
-import type { EventStreamFrame } from './event-stream-frame';
+import type { EventStreamFrame } from '../../wire/aws-eventstream/eventstream-decoder';
 
 /**
  * Throws a `TypeError` unless `frame` is an `EventStreamFrame` (a string `messageType` and a

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { BedrockConverseMapper } from '../../../lib/providers/bedrock-converse/bedrock-converse-mapper';
-import type { EventStreamFrame } from '../../../lib/providers/bedrock-converse/event-stream-frame';
+import type { EventStreamFrame } from '../../../lib/wire/aws-eventstream/eventstream-decoder';
 import type { MapperTarget } from '../../../lib/providers/stream-mapper';
 import { decodeBedrockBody, encodeBedrockStream, type WireMessage } from './bedrock-event-stream';
 import { expectResult, runBedrock, type BedrockRun } from './bedrock-harness';

@@ -1,6 +1,6 @@
 import { EventStreamCodec, type MessageHeaders } from '@smithy/eventstream-codec';
 import { StreamError } from '../../../lib/handler/stream-error';
-import type { EventStreamFrame } from '../../../lib/providers/bedrock-converse/event-stream-frame';
+import type { EventStreamFrame } from '../../../lib/wire/aws-eventstream/eventstream-decoder';
 import type { ByteFrameDecoder } from '../../../lib/wire/frame-decoder';
 
 // Binary `application/vnd.amazon.eventstream` bodies for the tests, written and read with the AWS

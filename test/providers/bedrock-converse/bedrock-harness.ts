@@ -4,7 +4,7 @@ import { StreamError } from '../../../lib/handler/stream-error';
 import type { ChatResponse, StreamingHandle } from '../../../lib/handler/types';
 import { partToJSON } from '../../../lib/parts/json';
 import { BedrockConverseMapper } from '../../../lib/providers/bedrock-converse/bedrock-converse-mapper';
-import type { EventStreamFrame } from '../../../lib/providers/bedrock-converse/event-stream-frame';
+import type { EventStreamFrame } from '../../../lib/wire/aws-eventstream/eventstream-decoder';
 import type { MapperTarget } from '../../../lib/providers/stream-mapper';
 import { MappingTrackingHandler } from '../../../lib/tracker/mapping-tracking-handler';
 import type { BedrockExpected } from './bedrock-transcripts';

@@ -1,7 +1,7 @@
 import { ModelStreamErrorException, ThrottlingException } from '@aws-sdk/client-bedrock-runtime';
 import { expect } from 'chai';
 import { bedrockFrameFromSdkError, bedrockFrameFromSdkEvent, bedrockFramesFromSdkStream } from '../../../lib/providers/bedrock-converse/bedrock-sdk-events';
-import type { EventStreamFrame } from '../../../lib/providers/bedrock-converse/event-stream-frame';
+import type { EventStreamFrame } from '../../../lib/wire/aws-eventstream/eventstream-decoder';
 
 function event(eventType: string | null, value: unknown): EventStreamFrame {
   return { messageType: 'event', eventType, exceptionType: null, errorMessage: null, payload: { ok: true, value } };

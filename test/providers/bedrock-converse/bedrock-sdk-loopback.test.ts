@@ -2,7 +2,7 @@ import { ConverseStreamCommand } from '@aws-sdk/client-bedrock-runtime';
 import { expect } from 'chai';
 import { loopbackBedrockClient } from './bedrock-sdk-client';
 import { bedrockFramesFromSdkStream } from '../../../lib/providers/bedrock-converse/bedrock-sdk-events';
-import type { EventStreamFrame } from '../../../lib/providers/bedrock-converse/event-stream-frame';
+import type { EventStreamFrame } from '../../../lib/wire/aws-eventstream/eventstream-decoder';
 import { startLoopbackServer, type LoopbackServer } from '../../support/loopback-server';
 import { decodeBedrockBody, encodeBedrockStream, type WireMessage } from './bedrock-event-stream';
 import { expectResult, runBedrock } from './bedrock-harness';

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
-import type { WireFormat } from '../../../lib/providers/registry';
+import type { TextWireFormat as WireFormat } from '../../support/transcripts';
 import { StreamError } from '../../../lib/handler/stream-error';
 import { ownTranscripts } from '../../support/own-transcripts';
 import { recordedFixturesPresent, recordedSkipNote } from '../../support/recorded-fixtures';

@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { WireFormat } from '../../../lib/providers/registry';
+import type { TextWireFormat as WireFormat } from '../../support/transcripts';
 import { OWN_TRANSCRIPTS } from '../../support/own-transcripts';
 import { FIXTURES_DIR, FIXTURES_MANIFEST, recordedSkipNote } from '../../support/recorded-fixtures';
 

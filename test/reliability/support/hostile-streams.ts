@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import type { WireFormat } from '../../../lib/providers/registry';
+import type { TextWireFormat as WireFormat } from '../../support/transcripts';
 
 /**
  * Hand-written transcripts of every wire format (text, reasoning, a streamed tool call, usage, the
