@@ -55,7 +55,7 @@ describe('parseArgs', () => {
   });
 
   it('refuses an unknown format, a missing format value, an unknown option and a second file', () => {
-    const formats = 'auto, openai-chat, openai-responses, anthropic, gemini, ollama';
+    const formats = 'auto, openai-chat, openai-responses, anthropic, gemini, ollama, bedrock-converse';
     expect([
       parseArgs(['replay', '--format', 'claude']),
       parseArgs(['replay', '--format']),

@@ -261,7 +261,7 @@ describe('partstream replay (failures and usage)', () => {
       {
         status: 2,
         stdout: '',
-        stderr: 'partstream: unknown format "claude": expected one of auto, openai-chat, openai-responses, anthropic, gemini, ollama\n(run "partstream --help" for usage)\n',
+        stderr: 'partstream: unknown format "claude": expected one of auto, openai-chat, openai-responses, anthropic, gemini, ollama, bedrock-converse\n(run "partstream --help" for usage)\n',
       },
       { status: 0, stdout: `${USAGE}\n`, stderr: '' },
     ]);

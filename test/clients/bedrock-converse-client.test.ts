@@ -99,7 +99,7 @@ describe('streamBedrockConverse: the request', () => {
     await withEnv({ AWS_REGION: 'us-east-1' }, async () => {
       await expectTypeError(streamBedrockConverse({ modelId: 'm' }, handler, { fetch }), /Missing API key for Amazon Bedrock: pass apiKey or set AWS_BEARER_TOKEN_BEDROCK/);
       await expectTypeError(streamBedrockConverse({ modelId: '' }, handler, { fetch, apiKey: KEY }), /Expected a Bedrock ConverseStream request with a modelId/);
-      const badKey = await streamBedrockConverse({ modelId: 'm' }, handler, { fetch, apiKey: `${KEY}\n` }).catch((error: unknown) => error);
+      const badKey = await streamBedrockConverse({ modelId: 'm' }, handler, { fetch, apiKey: `${KEY}\r\nx-injected: 1` }).catch((error: unknown) => error);
       expect(badKey).to.be.instanceOf(TypeError);
       expect(String(badKey)).to.not.contain(KEY);
     });

@@ -400,7 +400,7 @@ describe('consumeStream', () => {
     it('rejects with a TypeError for an unknown format', async () => {
       await expectRejection(() => consumeStream(trackedSource([]), handler, { format: 'sse' as WireFormat }),
         TypeError,
-        'Expected format to be one of openai-chat, openai-responses, anthropic, gemini, ollama, partstream, auto or a ProviderDescriptor, got string "sse"',
+        'Expected format to be one of openai-chat, openai-responses, anthropic, gemini, ollama, bedrock-converse, partstream, auto or a ProviderDescriptor, got string "sse"',
       );
     });
 

@@ -240,7 +240,7 @@ describe('partstream replay against terminal injection (SPEC §11)', () => {
           forbidden: [],
           banner: `replaying ${dir}/${shown}.sse (format: auto)`,
           missing: `partstream: cannot read ${dir}/${shown}.missing: no such file\n`,
-          badFormat: 'partstream: unknown format "\\u001b]0;pwned\\u0007\\u001b[2J\\x9b31m\\x7fa\\rb\\u202e": expected one of auto, openai-chat, openai-responses, anthropic, gemini, ollama',
+          badFormat: 'partstream: unknown format "\\u001b]0;pwned\\u0007\\u001b[2J\\x9b31m\\x7fa\\rb\\u202e": expected one of auto, openai-chat, openai-responses, anthropic, gemini, ollama, bedrock-converse',
         });
       } finally {
         rmSync(dir, { recursive: true, force: true });

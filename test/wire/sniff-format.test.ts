@@ -68,12 +68,12 @@ describe('sniffFormat', () => {
       [
         'an HTML page',
         '<html><body>502 Bad Gateway</body></html>',
-        'format: Expected a stream of a known format (OpenAI Chat Completions, OpenAI Responses, Anthropic Messages, Gemini, Ollama or a partstream relay), got an HTML document: "<html><body>502 Bad Gateway</body></html>"',
+        'format: Expected a stream of a known format (OpenAI Chat Completions, OpenAI Responses, Anthropic Messages, Gemini, Ollama, Amazon Bedrock ConverseStream or a partstream relay), got an HTML document: "<html><body>502 Bad Gateway</body></html>"',
       ],
       [
         'plain text',
         '404 page not found\n',
-        'format: Expected a stream of a known format (OpenAI Chat Completions, OpenAI Responses, Anthropic Messages, Gemini, Ollama or a partstream relay), got text that is not Server-Sent Events: "404 page not found"',
+        'format: Expected a stream of a known format (OpenAI Chat Completions, OpenAI Responses, Anthropic Messages, Gemini, Ollama, Amazon Bedrock ConverseStream or a partstream relay), got text that is not Server-Sent Events: "404 page not found"',
       ],
       ['a pretty-printed JSON error body, with the provider message', '{\n  "error": {\n    "code": 404,\n    "message": "models/x is not found",\n    "status": "NOT_FOUND"\n  }\n}\n', 'provider: models/x is not found'],
       ['an Ollama error line', '{"error":"model \'x\' not found"}\n', "provider: model 'x' not found"],
@@ -81,25 +81,25 @@ describe('sniffFormat', () => {
       [
         'a JSON array (Gemini without alt=sse)',
         '[{"candidates": []}\n]',
-        'format: Expected a stream of a known format (OpenAI Chat Completions, OpenAI Responses, Anthropic Messages, Gemini, Ollama or a partstream relay), got a JSON document, not a stream: "[{\\"candidates\\": []}\\n]"',
+        'format: Expected a stream of a known format (OpenAI Chat Completions, OpenAI Responses, Anthropic Messages, Gemini, Ollama, Amazon Bedrock ConverseStream or a partstream relay), got a JSON document, not a stream: "[{\\"candidates\\": []}\\n]"',
       ],
       [
         'NDJSON of no known shape',
         '{"foo":1}\n',
-        'format: Expected a stream of a known format (OpenAI Chat Completions, OpenAI Responses, Anthropic Messages, Gemini, Ollama or a partstream relay), got JSON of no known shape: "{\\"foo\\":1}"',
+        'format: Expected a stream of a known format (OpenAI Chat Completions, OpenAI Responses, Anthropic Messages, Gemini, Ollama, Amazon Bedrock ConverseStream or a partstream relay), got JSON of no known shape: "{\\"foo\\":1}"',
       ],
       [
         'SSE whose first event matches no format',
         'data: {"foo":1}\n\n',
-        'format: Expected a stream of a known format (OpenAI Chat Completions, OpenAI Responses, Anthropic Messages, Gemini, Ollama or a partstream relay), got an SSE stream whose first event matches none of them: "data: {\\"foo\\":1}"',
+        'format: Expected a stream of a known format (OpenAI Chat Completions, OpenAI Responses, Anthropic Messages, Gemini, Ollama, Amazon Bedrock ConverseStream or a partstream relay), got an SSE stream whose first event matches none of them: "data: {\\"foo\\":1}"',
       ],
       [
         'SSE whose data is not JSON',
         'data: hello\n\n',
-        'format: Expected a stream of a known format (OpenAI Chat Completions, OpenAI Responses, Anthropic Messages, Gemini, Ollama or a partstream relay), got an SSE event whose data is not a JSON object: "data: hello"',
+        'format: Expected a stream of a known format (OpenAI Chat Completions, OpenAI Responses, Anthropic Messages, Gemini, Ollama, Amazon Bedrock ConverseStream or a partstream relay), got an SSE event whose data is not a JSON object: "data: hello"',
       ],
-      ['an empty body', '', 'truncated: The stream ended before its first event: the body was empty (expected a stream of a known format (OpenAI Chat Completions, OpenAI Responses, Anthropic Messages, Gemini, Ollama or a partstream relay))'],
-      ['a body of comments only', ': ping\n\n', 'truncated: The stream ended before its first event (expected a stream of a known format (OpenAI Chat Completions, OpenAI Responses, Anthropic Messages, Gemini, Ollama or a partstream relay))'],
+      ['an empty body', '', 'truncated: The stream ended before its first event: the body was empty (expected a stream of a known format (OpenAI Chat Completions, OpenAI Responses, Anthropic Messages, Gemini, Ollama, Amazon Bedrock ConverseStream or a partstream relay))'],
+      ['a body of comments only', ': ping\n\n', 'truncated: The stream ended before its first event (expected a stream of a known format (OpenAI Chat Completions, OpenAI Responses, Anthropic Messages, Gemini, Ollama, Amazon Bedrock ConverseStream or a partstream relay))'],
     ];
     for (const [what, text, expected] of table) {
       it(what, () => expect(sniff(text)).to.equal(expected));

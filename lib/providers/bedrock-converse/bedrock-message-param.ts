@@ -28,7 +28,7 @@ export interface BedrockDocumentBlock<B = string> {
 
 /** `{ toolUse: { toolUseId, name, input } }`: a tool call of an assistant turn (`type: server_tool_use` for one the server ran). */
 export interface BedrockToolUseBlock {
-  readonly toolUse: { readonly toolUseId: string; readonly name: string; readonly input: { [key: string]: BedrockDocument }; readonly type?: 'server_tool_use' };
+  readonly toolUse: { readonly toolUseId: string; readonly name: string; readonly input: { [key: string]: BedrockDocument }; readonly type?: 'server_tool_use' | undefined };
 }
 
 /** A `toolResult`'s content item. */
@@ -36,28 +36,28 @@ export type BedrockToolResultContent<B = string> = BedrockTextBlock | BedrockIma
 
 /** `{ toolResult: { toolUseId, content, status? } }`: a tool's result, in a user turn. */
 export interface BedrockToolResultBlock<B = string> {
-  readonly toolResult: { readonly toolUseId: string; readonly content: Array<BedrockToolResultContent<B>>; readonly status?: 'success' | 'error'; readonly type?: string };
+  readonly toolResult: { readonly toolUseId: string; readonly content: Array<BedrockToolResultContent<B>>; readonly status?: 'success' | 'error' | undefined; readonly type?: string | undefined };
 }
 
 /** `{ reasoningContent: { reasoningText: { text, signature } } }` or `{ reasoningContent: { redactedContent } }`. */
 export type BedrockReasoningBlock<B = string> =
-  | { readonly reasoningContent: { readonly reasoningText: { readonly text: string; readonly signature?: string } } }
+  | { readonly reasoningContent: { readonly reasoningText: { readonly text: string; readonly signature?: string | undefined } } }
   | { readonly reasoningContent: { readonly redactedContent: B } };
 
 /** Where a citation points: a character, chunk or page range of a document, a search result's range, a web page. */
 export type BedrockCitationLocation =
-  | { readonly documentChar: { readonly documentIndex?: number; readonly start?: number; readonly end?: number } }
-  | { readonly documentChunk: { readonly documentIndex?: number; readonly start?: number; readonly end?: number } }
-  | { readonly documentPage: { readonly documentIndex?: number; readonly start?: number; readonly end?: number } }
-  | { readonly searchResultLocation: { readonly searchResultIndex?: number; readonly start?: number; readonly end?: number } }
-  | { readonly web: { readonly url?: string; readonly domain?: string } };
+  | { readonly documentChar: { readonly documentIndex?: number | undefined; readonly start?: number | undefined; readonly end?: number | undefined } }
+  | { readonly documentChunk: { readonly documentIndex?: number | undefined; readonly start?: number | undefined; readonly end?: number | undefined } }
+  | { readonly documentPage: { readonly documentIndex?: number | undefined; readonly start?: number | undefined; readonly end?: number | undefined } }
+  | { readonly searchResultLocation: { readonly searchResultIndex?: number | undefined; readonly start?: number | undefined; readonly end?: number | undefined } }
+  | { readonly web: { readonly url?: string | undefined; readonly domain?: string | undefined } };
 
 /** One citation, as a `citation` delta carried it. */
 export interface BedrockCitation {
-  readonly title?: string;
-  readonly source?: string;
-  readonly sourceContent?: BedrockTextBlock[];
-  readonly location?: BedrockCitationLocation;
+  readonly title?: string | undefined;
+  readonly source?: string | undefined;
+  readonly sourceContent?: BedrockTextBlock[] | undefined;
+  readonly location?: BedrockCitationLocation | undefined;
 }
 
 /** `{ citationsContent: { content: [{ text }], citations } }`: text with the citations it was generated with. */
@@ -83,6 +83,6 @@ export type BedrockMessageParam<B = string> =
 
 /** What `toBedrockMessages` returns: the `system` blocks (when there are system messages) and the `messages`. */
 export interface BedrockConverseInput<B = string> {
-  readonly system?: BedrockTextBlock[];
+  readonly system?: BedrockTextBlock[] | undefined;
   readonly messages: Array<BedrockMessageParam<B>>;
 }
