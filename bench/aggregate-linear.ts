@@ -38,10 +38,7 @@ function report(label: string, run: (n: number) => { ms: number; length: number 
   run(100_000); // warm-up
   const small = run(100_000);
   const large = run(1_000_000);
-  console.log(
-    `${label}: 10^5 deltas ${small.ms.toFixed(1)} ms, 10^6 deltas ${large.ms.toFixed(1)} ms ` +
-      `(ratio ${(large.ms / small.ms).toFixed(1)}, ${large.length} chars)`,
-  );
+  console.log(`${label}: 10^5 deltas ${small.ms.toFixed(1)} ms, 10^6 deltas ${large.ms.toFixed(1)} ms ` + `(ratio ${(large.ms / small.ms).toFixed(1)}, ${large.length} chars)`);
 }
 
 report('add()       ', viaAdd);

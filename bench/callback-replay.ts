@@ -1,25 +1,8 @@
 import type { MappingTrackingHandler } from '../lib/tracker/mapping-tracking-handler';
 import { handlerChain } from '../lib/driver/handler-chain';
 import { StreamController } from '../lib/driver/stream-controller';
-import type {
-  ChatResponse,
-  CompleteToolCall,
-  PartialResponse,
-  PartialThinking,
-  PartialToolCall,
-  StreamingChatResponseHandler,
-  StreamingHandle,
-} from '../lib/handler/types';
-import {
-  aiMessage,
-  chatResponse,
-  completeToolCall,
-  partialResponse,
-  partialThinking,
-  partialToolCall,
-  responseMetadata,
-  tokenUsage,
-} from '../lib/handler/values';
+import type { ChatResponse, CompleteToolCall, PartialResponse, PartialThinking, PartialToolCall, StreamingChatResponseHandler, StreamingHandle } from '../lib/handler/types';
+import { aiMessage, chatResponse, completeToolCall, partialResponse, partialThinking, partialToolCall, responseMetadata, tokenUsage } from '../lib/handler/values';
 import type { Extracted } from './floors';
 import type { Transcript } from './generate-transcript';
 

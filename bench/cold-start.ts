@@ -61,7 +61,7 @@ function loadScript(name: ColdStartPackage, how: 'require' | 'import'): readonly
     'const cpu = process.cpuUsage(); const start = performance.now();',
     `${load};`,
     'const wall = performance.now() - start; const used = process.cpuUsage(cpu);',
-    "process.stdout.write(`${wall} ${(used.user + used.system) / 1000}`);",
+    'process.stdout.write(`${wall} ${(used.user + used.system) / 1000}`);',
   ].join(' ');
   return how === 'require' ? ['-e', script] : ['--input-type=module', '-e', script];
 }

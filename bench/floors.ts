@@ -214,7 +214,11 @@ async function collect(format: BenchFormat, source: AsyncIterable<Uint8Array>): 
 
 /** The delta strings the parse floor pulls out of `bytes` (a whole stream or a prefix of one ending at a frame's end). */
 export async function floorDeltas(format: BenchFormat, bytes: Uint8Array): Promise<string[]> {
-  const source = { [Symbol.asyncIterator]: async function* () { yield bytes; } };
+  const source = {
+    [Symbol.asyncIterator]: async function* () {
+      yield bytes;
+    },
+  };
   return (await collect(format, source)).deltas();
 }
 

@@ -94,7 +94,11 @@ export async function measureHeap(subject: Subject): Promise<HeapRow> {
   // Inside a function of its own, so that nothing of the stream outlives it but the numbers.
   const held = async (): Promise<{ finalMessageBytes: number; heldWithMessageBytes: number }> => {
     const sink = new HeapSamplingSink(peak);
-    const outcome = await consumeStream(chunkedSource(chunks, () => peak.sample()), sink, { format });
+    const outcome = await consumeStream(
+      chunkedSource(chunks, () => peak.sample()),
+      sink,
+      { format },
+    );
     peak.sample();
     if (outcome.status !== 'completed') throw new BenchCorrectnessError(`consumeStream ${format} (heap run): ${outcome.status}`);
     const response = sink.take();

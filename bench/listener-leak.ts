@@ -156,7 +156,9 @@ async function main(): Promise<void> {
   const seconds = (performance.now() - started) / 1000;
 
   const mb = (bytes: number): string => `${(bytes / 1024 / 1024).toFixed(2)} MB`;
-  console.log(`listener-leak: ${STREAMS} sequential streams after ${WARMUP} warm-up (${WIRE_FORMATS.length} formats × ${MODES.join(', ')}), shared AbortSignal, idleTimeoutMs 30000, ${seconds.toFixed(1)} s`);
+  console.log(
+    `listener-leak: ${STREAMS} sequential streams after ${WARMUP} warm-up (${WIRE_FORMATS.length} formats × ${MODES.join(', ')}), shared AbortSignal, idleTimeoutMs 30000, ${seconds.toFixed(1)} s`,
+  );
   console.table(
     samples.map((s) => ({
       at: s.at,
@@ -177,7 +179,9 @@ async function main(): Promise<void> {
   if (collected < STREAMS - UNCOLLECTED_SLACK) problems.push(`only ${collected} of ${STREAMS} finished streams' handlers were collected`);
   if (leftoverListeners !== 0) problems.push(`${leftoverListeners} listener(s) left on ChatStreams after their streams ended`);
   if (unexpected !== 0) problems.push(`${unexpected} stream(s) ended with an unexpected outcome`);
-  console.log(`heap growth start → end: ${mb(end.heapUsed - start.heapUsed)}; handlers collected: ${collected}/${STREAMS}; ChatStream listeners left: ${leftoverListeners}; unexpected outcomes: ${unexpected}`);
+  console.log(
+    `heap growth start → end: ${mb(end.heapUsed - start.heapUsed)}; handlers collected: ${collected}/${STREAMS}; ChatStream listeners left: ${leftoverListeners}; unexpected outcomes: ${unexpected}`,
+  );
   if (problems.length > 0) {
     console.error(`listener-leak: FAILED\n- ${problems.join('\n- ')}`);
     process.exit(1);

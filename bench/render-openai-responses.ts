@@ -24,10 +24,8 @@ export function renderOpenAiResponses(content: Content, random: () => number, si
   const reasoningId = `rs_${hex(random, 48)}`;
   const messageId = `msg_${hex(random, 48)}`;
   const encrypted = `gAAAAAB${base64Like(random, 600)}`;
-  const reasoningItem = (summary: string): string =>
-    `{"id":"${reasoningId}","type":"reasoning","encrypted_content":"${encrypted}","summary":[${summary}]}`;
-  const messageItem = (status: string, parts: string): string =>
-    `{"id":"${messageId}","type":"message","status":"${status}","content":[${parts}],"role":"assistant"}`;
+  const reasoningItem = (summary: string): string => `{"id":"${reasoningId}","type":"reasoning","encrypted_content":"${encrypted}","summary":[${summary}]}`;
+  const messageItem = (status: string, parts: string): string => `{"id":"${messageId}","type":"message","status":"${status}","content":[${parts}],"role":"assistant"}`;
   const textPart = (text: string): string => `{"type":"output_text","annotations":[],"logprobs":[],"text":${text}}`;
   const callItems: string[] = [];
   const reasoningText = JSON.stringify(expected.reasoning);

@@ -48,9 +48,7 @@ export function renderOpenAiChat(content: Content, random: () => number, sink: B
         // The first fragment of a call carries its id and name, as OpenAI sends them.
         if (toolIndex !== step.index) {
           toolIndex = step.index;
-          sink.frame(
-            `${head}{"tool_calls":[{"index":${step.index},"id":${JSON.stringify(step.id)},"type":"function","function":{"name":${JSON.stringify(step.name)},"arguments":""}}]}${tail}`,
-          );
+          sink.frame(`${head}{"tool_calls":[{"index":${step.index},"id":${JSON.stringify(step.id)},"type":"function","function":{"name":${JSON.stringify(step.name)},"arguments":""}}]}${tail}`);
         }
         sink.frame(`${head}{"tool_calls":[{"index":${step.index},"function":{"arguments":${JSON.stringify(step.partialArguments)}}}]}${tail}`);
         break;

@@ -19,7 +19,10 @@ const bytes = (x: number): string => x.toFixed(1);
 
 function memoryRows(s: ConcurrencySummary): string[][] {
   const rows: string[][] = [];
-  for (const [name, c] of [['partstream', s.partstream], ['floor', s.floor]] as [string, ContenderSummary][]) {
+  for (const [name, c] of [
+    ['partstream', s.partstream],
+    ['floor', s.floor],
+  ] as [string, ContenderSummary][]) {
     const m = c.memory;
     if (m === null) continue;
     rows.push([
@@ -61,10 +64,14 @@ export function concurrencyLines(summaries: readonly ConcurrencySummary[]): stri
     heapHeaders.map((_, i) => i !== 0),
   );
   const memoryHeaders = ['format', 'streams', 'contender', 'KiB/stream opened', 'KiB/stream before text', 'B/delta held', 'B/delta less flat strings'];
-  const memory = table(memoryHeaders, summaries.flatMap(memoryRows), memoryHeaders.map((_, i) => i > 2));
+  const memory = table(
+    memoryHeaders,
+    summaries.flatMap(memoryRows),
+    memoryHeaders.map((_, i) => i > 2),
+  );
   return [
     'Concurrency: every stream open at once, each fed its bytes in pieces with a setImmediate between pieces (all streams take turns),',
-    "read by partstream (consumeStream, do-nothing handler) or by the floor (the same decoding, JSON.parse, push + join); each run a fresh",
+    'read by partstream (consumeStream, do-nothing handler) or by the floor (the same decoding, JSON.parse, push + join); each run a fresh',
     'process per contender, after a warm-up; every result checked. Medians (min–max over the runs).',
     throughput,
     '',

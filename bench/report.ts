@@ -127,7 +127,11 @@ function coldStartLines(cold: ColdStart | null): string[] {
   return [
     `Cold start: fresh Node processes loading one package each (partstream's build: require → ${cold.module}, import → ${cold.importModule}; the official SDKs for comparison),`,
     `against processes that load nothing; ${cold.runs} runs each, the order rotating every round; ${cold.build}. "In process": performance.now() and process.cpuUsage() around the load.`,
-    table(headers, rows, headers.map((_, i) => i !== 0)),
+    table(
+      headers,
+      rows,
+      headers.map((_, i) => i !== 0),
+    ),
     `Loading partstream with require() adds ${ms(cold.differenceMs)} ms to a process (medians), ${cold.ratio.toFixed(2)}× the floor.`,
     '',
   ];
@@ -139,21 +143,18 @@ export function formatReport(input: ReportInput): string {
   const heapHeaders = ['format', 'N', 'peak heap MiB', 'peak live MiB', 'final message MiB', 'held with message MiB', 'retained after MiB', 'peak limit MiB'];
   const heapTable = table(
     heapHeaders,
-    input.heap.map((h) => [
-      h.format,
-      count(h.n),
-      mib(h.peakBytes),
-      mib(h.peakLiveBytes),
-      mib(h.finalMessageBytes),
-      mib(h.heldWithMessageBytes),
-      mib(h.retainedAfterBytes),
-      mib(h.limitBytes),
-    ]),
+    input.heap.map((h) => [h.format, count(h.n), mib(h.peakBytes), mib(h.peakLiveBytes), mib(h.finalMessageBytes), mib(h.heldWithMessageBytes), mib(h.retainedAfterBytes), mib(h.limitBytes)]),
     heapHeaders.map((_, i) => i !== 0),
   );
   const targetTable = table(
     ['target', 'value', 'from fastest runs', 'limit', ''],
-    input.targets.map((t) => [t.name, t.value.toFixed(2), t.valueFromMins === undefined ? '' : t.valueFromMins.toFixed(2), `${t.atLeast === true ? '≥ ' : ''}${t.limit.toFixed(2)}`, `${t.pass ? 'pass' : 'FAIL'}${t.reportedOnly === true ? ' (reported, not judged)' : ''}`]),
+    input.targets.map((t) => [
+      t.name,
+      t.value.toFixed(2),
+      t.valueFromMins === undefined ? '' : t.valueFromMins.toFixed(2),
+      `${t.atLeast === true ? '≥ ' : ''}${t.limit.toFixed(2)}`,
+      `${t.pass ? 'pass' : 'FAIL'}${t.reportedOnly === true ? ' (reported, not judged)' : ''}`,
+    ]),
     [false, true, true, true, false],
   );
   const [small, large] = input.sizes;
@@ -167,10 +168,16 @@ export function formatReport(input: ReportInput): string {
     "period: the full GC lets the previous stream's hidden classes die, and V8 deoptimizes the code compiled against them.",
     '',
     'End-to-end (bytes → final ChatResponse, do-nothing handler) vs the parse floor',
-    timingTable(input.timings.filter((t) => t.section === 'end-to-end'), false),
+    timingTable(
+      input.timings.filter((t) => t.section === 'end-to-end'),
+      false,
+    ),
     '',
     'Callback path (pre-built callbacks → final message) vs pushing the strings into arrays',
-    timingTable(input.timings.filter((t) => t.section === 'callback path'), true),
+    timingTable(
+      input.timings.filter((t) => t.section === 'callback path'),
+      true,
+    ),
     '',
     'Heap above the pre-run baseline. Peak: V8 used heap sampled every chunk and every 256 callbacks (uncollected garbage included).',
     'Peak live: after a full GC at 64 points of the stream. Final message: its text, reasoning and arguments as flat strings.',

@@ -48,7 +48,10 @@ const FORMATS: readonly BenchFormat[] = ['openai-chat', 'anthropic'];
  */
 const END_TO_END_FORMATS: readonly BenchFormat[] = ['openai-responses', 'gemini', 'ollama'];
 /** BENCH_FORMATS: the formats measured (all when unset or empty). */
-const SELECTED_FORMATS = (process.env.BENCH_FORMATS ?? '').split(',').map((f) => f.trim()).filter((f) => f !== '');
+const SELECTED_FORMATS = (process.env.BENCH_FORMATS ?? '')
+  .split(',')
+  .map((f) => f.trim())
+  .filter((f) => f !== '');
 
 for (const name of SELECTED_FORMATS) {
   if (![...FORMATS, ...END_TO_END_FORMATS].includes(name as BenchFormat)) throw new Error(`BENCH_FORMATS: unknown format ${JSON.stringify(name)}`);
@@ -251,13 +254,10 @@ async function timeCallbackPath(format: BenchFormat, prepared: readonly Prepared
 async function timeEndToEnd(format: BenchFormat, subjects: readonly Subject[]): Promise<void> {
   const [small] = subjects;
   const floorLabel = format === 'ollama' ? FLOOR_NDJSON : FLOOR;
-  await time(
-    'end-to-end',
-    format,
-    [endToEnd(small), floor(small, floorLabel), bytesOnly(small), ...subjects.slice(1).flatMap((s) => [endToEnd(s), floor(s, floorLabel)])],
-    floorLabel,
-    { ...ROUNDS.endToEnd, gc: 'minor' },
-  );
+  await time('end-to-end', format, [endToEnd(small), floor(small, floorLabel), bytesOnly(small), ...subjects.slice(1).flatMap((s) => [endToEnd(s), floor(s, floorLabel)])], floorLabel, {
+    ...ROUNDS.endToEnd,
+    gc: 'minor',
+  });
   await time('end-to-end', format, [endToEnd(small, E2E_COLD), floor(small, FLOOR_COLD)], FLOOR_COLD, { ...ROUNDS.cold, gc: 'full' });
 }
 
@@ -377,7 +377,9 @@ async function main(): Promise<void> {
     concurrencyRuns = await measureConcurrency({
       ...CONCURRENCY,
       onRun: (r) =>
-        log(`  concurrency ${r.format} ×${r.streams} ${r.contender}: ${(r.deltasPerSecond / 1000).toFixed(0)} k deltas/s, CPU ${(r.cpuMs / 1000).toFixed(1)} s, heap peak ${(r.heapPeakBytes / 2 ** 20).toFixed(0)} MiB`),
+        log(
+          `  concurrency ${r.format} ×${r.streams} ${r.contender}: ${(r.deltasPerSecond / 1000).toFixed(0)} k deltas/s, CPU ${(r.cpuMs / 1000).toFixed(1)} s, heap peak ${(r.heapPeakBytes / 2 ** 20).toFixed(0)} MiB`,
+        ),
     });
     concurrency = summarizeConcurrency(concurrencyRuns);
   }

@@ -23,7 +23,10 @@ import { interleave, type Contender } from './measure';
 const SHARED = resolve(__dirname, '..', '..', 'shared');
 /** The formats with a scanner. Anthropic's and Gemini's were measured here and removed (bench/README.md). */
 const FORMATS: readonly BenchFormat[] = ['openai-chat', 'openai-responses', 'ollama'];
-const SELECTED = (process.env.SCANNER_FORMATS ?? '').split(',').map((f) => f.trim()).filter((f) => f !== '');
+const SELECTED = (process.env.SCANNER_FORMATS ?? '')
+  .split(',')
+  .map((f) => f.trim())
+  .filter((f) => f !== '');
 const SYNTHETIC_N = 20_000;
 const ROUNDS = { warmup: 2, reps: 9, gc: 'minor' as const };
 
@@ -77,17 +80,19 @@ interface Switch {
 
 /** Loads the scanner of `format` and its switch (required lazily, so each module is the production one). */
 function scannerOf(format: BenchFormat): Switch {
-  const count = (read: (data: string) => unknown): StreamParser => (events) => {
-    let objects = 0;
-    for (const data of events) {
-      try {
-        if (read(data) !== undefined) objects++;
-      } catch {
-        // Not JSON: both readers throw (NDJSON) or answer undefined (SSE) alike.
+  const count =
+    (read: (data: string) => unknown): StreamParser =>
+    (events) => {
+      let objects = 0;
+      for (const data of events) {
+        try {
+          if (read(data) !== undefined) objects++;
+        } catch {
+          // Not JSON: both readers throw (NDJSON) or answer undefined (SSE) alike.
+        }
       }
-    }
-    return objects;
-  };
+      return objects;
+    };
   const plainObject = count(parseJsonObject);
   const swapMethod = (proto: { read(data: string): unknown }): (() => void) => {
     const original = proto.read;
@@ -121,7 +126,8 @@ function readerSwitch(format: BenchFormat, plainObject: StreamParser, swapMethod
   type Reader = { read(data: string): unknown };
   let Make: new () => Reader;
   if (format === 'openai-chat') Make = (require('../lib/providers/openai-chat/parse-openai-chat-chunk') as { OpenAIChatChunkReader: new () => Reader }).OpenAIChatChunkReader;
-  else if (format === 'openai-responses') Make = (require('../lib/providers/openai-responses/parse-openai-responses-event') as { OpenAIResponsesEventReader: new () => Reader }).OpenAIResponsesEventReader;
+  else if (format === 'openai-responses')
+    Make = (require('../lib/providers/openai-responses/parse-openai-responses-event') as { OpenAIResponsesEventReader: new () => Reader }).OpenAIResponsesEventReader;
   else throw new Error(`No scanner for ${format}`);
   const scanner: StreamParser = (events) => {
     const reader = new Make();
@@ -129,7 +135,7 @@ function readerSwitch(format: BenchFormat, plainObject: StreamParser, swapMethod
     for (const data of events) if (reader.read(data) !== undefined) objects++;
     return objects;
   };
-  return { scanner, plain: plainObject, off: () => swapMethod(Make.prototype) };
+  return { scanner, plain: plainObject, off: () => swapMethod(Make.prototype as Reader) };
 }
 
 const sink: StreamingChatResponseHandler = {

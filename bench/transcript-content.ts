@@ -48,7 +48,7 @@ export interface ExpectedMessage {
 // Code points by class. Each text delta draws 1–6 of them, so the bytes carry JSON escapes
 // (quote, backslash, control characters), 2-byte (accented), 3-byte (CJK) and 4-byte (astral,
 // a surrogate pair in UTF-16) UTF-8 sequences that a 16 KiB chunk boundary can split.
-const ASCII = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789      .,;:!?-()[]{}<>/=+*\'';
+const ASCII = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789      .,;:!?-()[]{}<>/=+*'";
 const ESCAPES = ['"', '\\', '\n', '\t', '\r', '\b', '\f', '\u0001', '\u001f', '/'];
 const ACCENTED = ['é', 'è', 'à', 'ü', 'ö', 'ñ', 'ç', 'ø', 'å', 'ß', 'Ł', 'ž', 'ő', 'Ω', 'π'];
 const CJK = ['中', '文', '字', '語', '日', '本', '한', '국', '漢', '字', 'の', 'カ'];
@@ -77,7 +77,7 @@ function piece(random: () => number, min: number, max: number): string {
 function fragmentsOf(random: () => number, text: string, min: number, max: number): string[] {
   const points = Array.from(text);
   const out: string[] = [];
-  for (let i = 0; i < points.length; ) {
+  for (let i = 0; i < points.length;) {
     const size = min + Math.floor(random() * (max - min + 1));
     out.push(points.slice(i, i + size).join(''));
     i += size;

@@ -106,8 +106,7 @@ function acmeServer(request: IncomingMessage, response: ServerResponse): void {
 const handler: StreamingChatResponseHandler = {
   onPartialResponse: (partial) => console.log(`text: ${partial.text}`),
   onUnmappedRawEvent: (raw) => console.log(`raw: ${JSON.stringify(raw)}`),
-  onCompleteResponse: (response) =>
-    console.log(`final: ${JSON.stringify(response.aiMessage.text)} finish=${response.metadata.finishReason} usage=${response.metadata.tokenUsage?.totalTokenCount}`),
+  onCompleteResponse: (response) => console.log(`final: ${JSON.stringify(response.aiMessage.text)} finish=${response.metadata.finishReason} usage=${response.metadata.tokenUsage?.totalTokenCount}`),
   onError: (error) => console.log(`error: ${error.message}`),
 };
 

@@ -4,17 +4,7 @@
  *
  * Run: npx ts-node --transpile-only examples/message-parts.ts
  */
-import {
-  MessageAggregator,
-  partsFromJSON,
-  partsToJSON,
-  reasoningPart,
-  StreamingPartIndexer,
-  StreamingParts,
-  textPart,
-  toolCallPart,
-  type MessagePart,
-} from 'partstream';
+import { MessageAggregator, partsFromJSON, partsToJSON, reasoningPart, StreamingPartIndexer, StreamingParts, textPart, toolCallPart, type MessagePart } from 'partstream';
 
 // Deltas in the order a model produced them: reasoning, text, a tool call, more text.
 const indexer = new StreamingPartIndexer();

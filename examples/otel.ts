@@ -25,15 +25,23 @@ metrics.setGlobalMeterProvider(meterProvider);
 const remove = addChatModelListener(openTelemetryListener());
 
 /** A short Anthropic stream, as the API sends it: text, usage, the stop reason. */
-const body = ([
-  ['message_start', { type: 'message_start', message: { id: 'msg_demo', type: 'message', role: 'assistant', model: 'claude-demo', content: [], usage: { input_tokens: 25, cache_read_input_tokens: 100, output_tokens: 1 } } }],
-  ['content_block_start', { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }],
-  ['content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'Low tide in Brest ' } }],
-  ['content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'is at 14:05.' } }],
-  ['content_block_stop', { type: 'content_block_stop', index: 0 }],
-  ['message_delta', { type: 'message_delta', delta: { stop_reason: 'end_turn' }, usage: { output_tokens: 12 } }],
-  ['message_stop', { type: 'message_stop' }],
-] satisfies [string, object][])
+const body = (
+  [
+    [
+      'message_start',
+      {
+        type: 'message_start',
+        message: { id: 'msg_demo', type: 'message', role: 'assistant', model: 'claude-demo', content: [], usage: { input_tokens: 25, cache_read_input_tokens: 100, output_tokens: 1 } },
+      },
+    ],
+    ['content_block_start', { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }],
+    ['content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'Low tide in Brest ' } }],
+    ['content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'is at 14:05.' } }],
+    ['content_block_stop', { type: 'content_block_stop', index: 0 }],
+    ['message_delta', { type: 'message_delta', delta: { stop_reason: 'end_turn' }, usage: { output_tokens: 12 } }],
+    ['message_stop', { type: 'message_stop' }],
+  ] satisfies [string, object][]
+)
   .map(([event, data]) => `event: ${String(event)}\ndata: ${JSON.stringify(data)}\n\n`)
   .join('');
 

@@ -25,15 +25,17 @@ const openAIStream = [
   .map((chunk) => `data: ${JSON.stringify({ id: 'chatcmpl-1', object: 'chat.completion.chunk', model: 'gpt-local', ...chunk })}\n\n`)
   .concat('data: [DONE]\n\n');
 
-const anthropicStream = ([
-  ['message_start', { type: 'message_start', message: { id: 'msg_1', type: 'message', role: 'assistant', model: 'claude-local', content: [], usage: { input_tokens: 12, output_tokens: 1 } } }],
-  ['content_block_start', { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }],
-  ['content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'Low tide is' } }],
-  ['content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: ' at 20:20.' } }],
-  ['content_block_stop', { type: 'content_block_stop', index: 0 }],
-  ['message_delta', { type: 'message_delta', delta: { stop_reason: 'end_turn' }, usage: { output_tokens: 8 } }],
-  ['message_stop', { type: 'message_stop' }],
-] satisfies [string, object][]).map(([event, data]) => `event: ${String(event)}\ndata: ${JSON.stringify(data)}\n\n`);
+const anthropicStream = (
+  [
+    ['message_start', { type: 'message_start', message: { id: 'msg_1', type: 'message', role: 'assistant', model: 'claude-local', content: [], usage: { input_tokens: 12, output_tokens: 1 } } }],
+    ['content_block_start', { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }],
+    ['content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'Low tide is' } }],
+    ['content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: ' at 20:20.' } }],
+    ['content_block_stop', { type: 'content_block_stop', index: 0 }],
+    ['message_delta', { type: 'message_delta', delta: { stop_reason: 'end_turn' }, usage: { output_tokens: 8 } }],
+    ['message_stop', { type: 'message_stop' }],
+  ] satisfies [string, object][]
+).map(([event, data]) => `event: ${String(event)}\ndata: ${JSON.stringify(data)}\n\n`);
 
 let openAICalls = 0;
 

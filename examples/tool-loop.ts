@@ -23,14 +23,7 @@ import {
   userMessage,
   type ChatMessage,
 } from 'partstream/replay';
-import {
-  streamAnthropic,
-  streamGemini,
-  streamOllama,
-  streamOpenAIChat,
-  streamOpenAIResponses,
-  type HttpStreamOutcome,
-} from 'partstream/http';
+import { streamAnthropic, streamGemini, streamOllama, streamOpenAIChat, streamOpenAIResponses, type HttpStreamOutcome } from 'partstream/http';
 
 /** The five APIs, by the name of their client. */
 type Provider = 'anthropic' | 'openai-chat' | 'openai-responses' | 'gemini' | 'ollama';

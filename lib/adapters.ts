@@ -44,10 +44,7 @@ export type { StreamAdapter, FramedStreamMapper, Framing } from './driver/stream
 export type { AdapterStreamOptions } from './driver/consume-stream';
 
 // The handler values a mapper delivers
-export {
-  partialResponse, partialThinking, partialToolCall, completeToolCall, toolExecutionRequest, tokenUsage,
-  responseMetadata, aiMessage, chatResponse,
-} from './handler/values';
+export { partialResponse, partialThinking, partialToolCall, completeToolCall, toolExecutionRequest, tokenUsage, responseMetadata, aiMessage, chatResponse } from './handler/values';
 export type { ResponseMetadataFields } from './handler/values';
 
 // The kit: reading events, tool calls, finish reasons, usage, provider errors

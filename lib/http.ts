@@ -19,8 +19,16 @@ export { PARTSTREAM_VERSION } from './clients/version';
 
 // OpenAI Chat Completions
 export type {
-  OpenAIChatRequest, OpenAIChatTool, OpenAIChatToolChoice, OpenAIFunctionDefinition, OpenAIReasoningEffort, OpenAIResponseFormat, OpenAIServiceTier,
-  OpenAIChatRequestMessage, OpenAIChatRole, OpenAIChatContentPartType,
+  OpenAIChatRequest,
+  OpenAIChatTool,
+  OpenAIChatToolChoice,
+  OpenAIFunctionDefinition,
+  OpenAIReasoningEffort,
+  OpenAIResponseFormat,
+  OpenAIServiceTier,
+  OpenAIChatRequestMessage,
+  OpenAIChatRole,
+  OpenAIChatContentPartType,
 } from './providers/openai-chat/openai-chat-request';
 export type { OpenAIClientOptions } from './clients/http-clients';
 export { streamOpenAIChat } from './clients/http-clients';
@@ -33,8 +41,16 @@ export { streamOpenAIResponses } from './clients/http-clients';
 
 // Anthropic
 export type {
-  AnthropicRequest, AnthropicTool, AnthropicCustomTool, AnthropicToolChoice, AnthropicThinkingConfig, AnthropicSystemBlock, AnthropicCacheControl,
-  AnthropicRequestMessage, AnthropicRequestBlock, AnthropicContentBlockType,
+  AnthropicRequest,
+  AnthropicTool,
+  AnthropicCustomTool,
+  AnthropicToolChoice,
+  AnthropicThinkingConfig,
+  AnthropicSystemBlock,
+  AnthropicCacheControl,
+  AnthropicRequestMessage,
+  AnthropicRequestBlock,
+  AnthropicContentBlockType,
 } from './providers/anthropic/anthropic-request';
 export type { AnthropicClientOptions } from './clients/http-clients';
 export { streamAnthropic } from './clients/http-clients';
@@ -42,8 +58,14 @@ export { ANTHROPIC_BASE_URL } from './providers/anthropic/anthropic-descriptor';
 
 // Gemini
 export type {
-  GeminiRequest, GeminiTool, GeminiFunctionDeclaration, GeminiGenerationConfig, GeminiThinkingConfig, GeminiSafetySetting,
-  GeminiRequestContent, GeminiRequestPart,
+  GeminiRequest,
+  GeminiTool,
+  GeminiFunctionDeclaration,
+  GeminiGenerationConfig,
+  GeminiThinkingConfig,
+  GeminiSafetySetting,
+  GeminiRequestContent,
+  GeminiRequestPart,
 } from './providers/gemini/gemini-request';
 export type { GeminiClientOptions } from './clients/http-clients';
 export { streamGemini } from './clients/http-clients';
@@ -59,6 +81,4 @@ export { OLLAMA_HOST } from './providers/ollama/ollama-descriptor';
 export type { BedrockConverseClientOptions } from './clients/bedrock-converse-client';
 export { streamBedrockConverse } from './clients/bedrock-converse-client';
 export type { RequestSigner } from './clients/signing-fetch';
-export type {
-  ConverseStreamRequest, BedrockToolSpec, BedrockTool, BedrockToolChoice, BedrockSystemBlock, BedrockRequestMessage,
-} from './providers/bedrock-converse/bedrock-converse-request';
+export type { ConverseStreamRequest, BedrockToolSpec, BedrockTool, BedrockToolChoice, BedrockSystemBlock, BedrockRequestMessage } from './providers/bedrock-converse/bedrock-converse-request';

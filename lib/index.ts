@@ -9,8 +9,19 @@
 
 // Message parts
 export type {
-  OpaquePayload, PartAttributes, TextPart, ReasoningPart, ToolCall, ToolCallPart, ToolResultPart,
-  Media, MediaPart, UnknownPart, MessagePart, MessagePartType, PartOptions,
+  OpaquePayload,
+  PartAttributes,
+  TextPart,
+  ReasoningPart,
+  ToolCall,
+  ToolCallPart,
+  ToolResultPart,
+  Media,
+  MediaPart,
+  UnknownPart,
+  MessagePart,
+  MessagePartType,
+  PartOptions,
 } from './parts/types';
 export type { ToolCallInput, ToolResultInput, ReasoningPartOptions } from './parts/factories';
 export { textPart, reasoningPart, toolCallPart, toolResultPart, mediaPart, unknownPart, withAttributes } from './parts/factories';
@@ -27,10 +38,25 @@ export { MessageAggregator } from './core/message-aggregator';
 
 // Handler API
 export type {
-  StreamingHandle, PartialResponse, PartialThinking, PartialToolCall, ToolExecutionRequest, CompleteToolCall,
-  PartialResponseContext, PartialThinkingContext, PartialToolCallContext, TokenUsage, TokenUsageDetails, FinishReason,
-  JsonValue, JsonRecord,
-  ChatResponseMetadata, AiMessage, ChatResponse, StreamingChatResponseHandler, HandlerCallbackName,
+  StreamingHandle,
+  PartialResponse,
+  PartialThinking,
+  PartialToolCall,
+  ToolExecutionRequest,
+  CompleteToolCall,
+  PartialResponseContext,
+  PartialThinkingContext,
+  PartialToolCallContext,
+  TokenUsage,
+  TokenUsageDetails,
+  FinishReason,
+  JsonValue,
+  JsonRecord,
+  ChatResponseMetadata,
+  AiMessage,
+  ChatResponse,
+  StreamingChatResponseHandler,
+  HandlerCallbackName,
 } from './handler/types';
 export type { CallbackResult } from './handler/types';
 export { HandlerCallbackError } from './handler/handler-callback-error';
@@ -56,8 +82,19 @@ export { consumeStream, DEFAULT_MAX_FRAME_BYTES } from './driver/consume-stream'
 
 // Observability: listeners (OpenTelemetry: 'partstream/otel')
 export type {
-  ChatModelListener, ChatModelRequestContext, ChatModelFirstChunkContext, ChatModelEndContext, ChatModelResponseContext, ChatModelErrorContext,
-  ChatModelCancelContext, StreamTimings, StreamTelemetry, ObservationOptions, ObservedOutcome, ObservedHttpResponse, ObservedServer,
+  ChatModelListener,
+  ChatModelRequestContext,
+  ChatModelFirstChunkContext,
+  ChatModelEndContext,
+  ChatModelResponseContext,
+  ChatModelErrorContext,
+  ChatModelCancelContext,
+  StreamTimings,
+  StreamTelemetry,
+  ObservationOptions,
+  ObservedOutcome,
+  ObservedHttpResponse,
+  ObservedServer,
 } from './telemetry/chat-model-listener';
 export { addChatModelListener } from './telemetry/listener-registry';
 export type { Logger, LogLevel, LoggingOptions } from './telemetry/log-listener';

@@ -13,18 +13,42 @@ export type { JsonObject } from './parts/json-object';
 
 // One converter per provider, with the message shapes it writes
 export type {
-  OpenAIChatMessageParam, OpenAIChatMessagesInput, OpenAIChatAssistantMessageParam, OpenAIChatToolCallParam, OpenAIChatUserContentPart,
+  OpenAIChatMessageParam,
+  OpenAIChatMessagesInput,
+  OpenAIChatAssistantMessageParam,
+  OpenAIChatToolCallParam,
+  OpenAIChatUserContentPart,
 } from './providers/openai-chat/openai-chat-message-param';
 export { toOpenAIChatMessages } from './providers/openai-chat/to-openai-chat-messages';
 export type {
-  OpenAIResponsesInput, OpenAIResponsesInputItem, OpenAIResponsesInputContent, OpenAIResponsesAnnotation, OpenAIResponsesEasyMessage, OpenAIResponsesOutputMessage,
-  OpenAIResponsesReasoningItem, OpenAIResponsesFunctionCall, OpenAIResponsesCustomToolCall, OpenAIResponsesCallOutput, OpenAIResponsesPassthroughItem,
+  OpenAIResponsesInput,
+  OpenAIResponsesInputItem,
+  OpenAIResponsesInputContent,
+  OpenAIResponsesAnnotation,
+  OpenAIResponsesEasyMessage,
+  OpenAIResponsesOutputMessage,
+  OpenAIResponsesReasoningItem,
+  OpenAIResponsesFunctionCall,
+  OpenAIResponsesCustomToolCall,
+  OpenAIResponsesCallOutput,
+  OpenAIResponsesPassthroughItem,
 } from './providers/openai-responses/openai-responses-input-param';
 export { toOpenAIResponsesInput } from './providers/openai-responses/to-openai-responses-input';
 export type {
-  AnthropicMessageParam, AnthropicMessagesInput, AnthropicUserBlockParam, AnthropicAssistantBlockParam, AnthropicTextBlockParam, AnthropicImageBlockParam,
-  AnthropicDocumentBlockParam, AnthropicThinkingBlockParam, AnthropicRedactedThinkingBlockParam, AnthropicToolUseBlockParam, AnthropicToolResultBlockParam,
-  AnthropicPassthroughBlockParam, AnthropicCitationParam, AnthropicImageMediaType,
+  AnthropicMessageParam,
+  AnthropicMessagesInput,
+  AnthropicUserBlockParam,
+  AnthropicAssistantBlockParam,
+  AnthropicTextBlockParam,
+  AnthropicImageBlockParam,
+  AnthropicDocumentBlockParam,
+  AnthropicThinkingBlockParam,
+  AnthropicRedactedThinkingBlockParam,
+  AnthropicToolUseBlockParam,
+  AnthropicToolResultBlockParam,
+  AnthropicPassthroughBlockParam,
+  AnthropicCitationParam,
+  AnthropicImageMediaType,
 } from './providers/anthropic/anthropic-message-param';
 export { toAnthropicMessages } from './providers/anthropic/to-anthropic-messages';
 export type { GeminiContentParam, GeminiContentsInput, GeminiPartParam } from './providers/gemini/gemini-content-param';
@@ -41,7 +65,22 @@ export { JsonSyntaxError } from './replay/json-syntax-error';
 export type { ToBedrockMessagesOptions } from './providers/bedrock-converse/to-bedrock-messages';
 export { toBedrockMessages } from './providers/bedrock-converse/to-bedrock-messages';
 export type {
-  BedrockConverseInput, BedrockMessageParam, BedrockUserBlock, BedrockAssistantBlock, BedrockTextBlock, BedrockImageBlock, BedrockDocumentBlock,
-  BedrockToolUseBlock, BedrockToolResultBlock, BedrockToolResultContent, BedrockReasoningBlock, BedrockCitationsBlock, BedrockCitation,
-  BedrockCitationLocation, BedrockPassthroughBlock, BedrockImageFormat, BedrockDocumentFormat, BedrockDocument,
+  BedrockConverseInput,
+  BedrockMessageParam,
+  BedrockUserBlock,
+  BedrockAssistantBlock,
+  BedrockTextBlock,
+  BedrockImageBlock,
+  BedrockDocumentBlock,
+  BedrockToolUseBlock,
+  BedrockToolResultBlock,
+  BedrockToolResultContent,
+  BedrockReasoningBlock,
+  BedrockCitationsBlock,
+  BedrockCitation,
+  BedrockCitationLocation,
+  BedrockPassthroughBlock,
+  BedrockImageFormat,
+  BedrockDocumentFormat,
+  BedrockDocument,
 } from './providers/bedrock-converse/bedrock-message-param';

@@ -130,14 +130,15 @@ const entryDeclarations = new Set(ENTRIES.filter((entry) => entry.exported).map(
 for (const file of listFiles(esmDir)) {
   if (!file.endsWith('.d.ts')) continue;
   const target = path.join(cjsDir, path.relative(esmDir, file).replace(/\.d\.ts$/, '.d.cts'));
-  const text = fs.readFileSync(file, 'utf8').replace(RELATIVE_SPECIFIER, (whole, lead, quote, specifier) =>
-    `${lead}${quote}${specifier.replace(/\.js$/, '.cjs')}${quote}`,
-  );
+  const text = fs.readFileSync(file, 'utf8').replace(RELATIVE_SPECIFIER, (whole, lead, quote, specifier) => `${lead}${quote}${specifier.replace(/\.js$/, '.cjs')}${quote}`);
   fs.mkdirSync(path.dirname(target), { recursive: true });
   fs.writeFileSync(target, text);
   declarations++;
   if (entryDeclarations.has(file)) {
-    const relative = path.relative(path.dirname(file), target.replace(/\.d\.cts$/, '.cjs')).split(path.sep).join('/');
+    const relative = path
+      .relative(path.dirname(file), target.replace(/\.d\.cts$/, '.cjs'))
+      .split(path.sep)
+      .join('/');
     fs.writeFileSync(file, `export * from ${JSON.stringify(relative)};\n`);
   } else {
     fs.rmSync(file);
@@ -151,7 +152,11 @@ for (const file of listFiles(esmDir)) {
 
 /** An esbuild plugin that turns `import { a } from 'dep'` into `require('dep').a` (through createRequire) for each dependency of `names`. */
 function requireCommonJs(names) {
-  const filter = new RegExp(`^(${Object.keys(names).map((name) => name.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('|')})$`);
+  const filter = new RegExp(
+    `^(${Object.keys(names)
+      .map((name) => name.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&'))
+      .join('|')})$`,
+  );
   return {
     name: 'require-commonjs-dependencies',
     setup(build) {
@@ -198,10 +203,13 @@ function prune(dir, extension) {
 
 /** Every folder under `dir`, parents before children. */
 function listFolders(dir) {
-  return fs.readdirSync(dir, { withFileTypes: true }).filter((entry) => entry.isDirectory()).flatMap((entry) => {
-    const full = path.join(dir, entry.name);
-    return [full, ...listFolders(full)];
-  });
+  return fs
+    .readdirSync(dir, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .flatMap((entry) => {
+      const full = path.join(dir, entry.name);
+      return [full, ...listFolders(full)];
+    });
 }
 
 /** Bundles, writes the CommonJS files, checks them and dates the stamp (esbuild's plugins need its asynchronous API). */

@@ -19,13 +19,14 @@ if (!distStatus(root).fresh) execFileSync(process.execPath, [path.join(__dirname
 
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'partstream-lint-'));
 try {
-  const packed = JSON.parse(
-    execFileSync('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', work], { cwd: root, encoding: 'utf8' }),
-  );
+  const packed = JSON.parse(execFileSync('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', work], { cwd: root, encoding: 'utf8' }));
   const tarball = path.join(work, packed[0].filename);
   let failed = false;
   /** @type {[string, string[]][]} */
-  const checks = [['publint', ['run', '--strict', tarball]], ['attw', [tarball]]];
+  const checks = [
+    ['publint', ['run', '--strict', tarball]],
+    ['attw', [tarball]],
+  ];
   for (const [name, args] of checks) {
     const result = spawnSync(bin(name), args, { cwd: root, stdio: 'inherit' });
     if (result.status !== 0) {

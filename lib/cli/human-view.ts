@@ -1,12 +1,5 @@
 import { HandlerCallbackError } from '../handler/handler-callback-error';
-import type {
-  ChatResponse,
-  CompleteToolCall,
-  PartialResponse,
-  PartialThinking,
-  PartialToolCall,
-  StreamingChatResponseHandler,
-} from '../handler/types';
+import type { ChatResponse, CompleteToolCall, PartialResponse, PartialThinking, PartialToolCall, StreamingChatResponseHandler } from '../handler/types';
 import type { OpaquePayload } from '../parts/types';
 import { stringifyJson } from '../wire/stringify-json';
 import type { WriteText } from './json-view';
@@ -36,10 +29,7 @@ export interface HumanViewOptions {
 }
 
 /** What is being streamed on the current output line. */
-type Section =
-  | { readonly kind: 'thinking' }
-  | { readonly kind: 'text' }
-  | { readonly kind: 'tool'; readonly index: number };
+type Section = { readonly kind: 'thinking' } | { readonly kind: 'text' } | { readonly kind: 'tool'; readonly index: number };
 
 /**
  * The human view of `partstream replay`: writes each callback as it fires — reasoning set apart

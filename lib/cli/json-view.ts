@@ -1,11 +1,4 @@
-import type {
-  ChatResponse,
-  CompleteToolCall,
-  PartialResponse,
-  PartialThinking,
-  PartialToolCall,
-  StreamingChatResponseHandler,
-} from '../handler/types';
+import type { ChatResponse, CompleteToolCall, PartialResponse, PartialThinking, PartialToolCall, StreamingChatResponseHandler } from '../handler/types';
 import { partsToJSON } from '../parts/json';
 import { stringifyJsonLine } from './escape-control';
 

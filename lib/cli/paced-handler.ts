@@ -1,7 +1,15 @@
 import { sleep } from '../transport/sleep';
 import type {
-  CallbackResult, ChatResponse, CompleteToolCall, PartialResponse, PartialResponseContext, PartialThinking, PartialThinkingContext,
-  PartialToolCall, PartialToolCallContext, StreamingChatResponseHandler,
+  CallbackResult,
+  ChatResponse,
+  CompleteToolCall,
+  PartialResponse,
+  PartialResponseContext,
+  PartialThinking,
+  PartialThinkingContext,
+  PartialToolCall,
+  PartialToolCallContext,
+  StreamingChatResponseHandler,
 } from '../handler/types';
 
 /**

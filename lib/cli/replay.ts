@@ -74,9 +74,7 @@ export async function replay(command: ReplayCommand, io: CliIo): Promise<number>
   // Only a format the user named can be the wrong one: auto-detection already says what it found.
   const head = given === 'auto' ? null : new StreamHead();
   const hint = (): string => (head === null || given === 'auto' ? '' : formatHint(head, given));
-  const human = command.json
-    ? null
-    : new HumanView({ write, writeError, style: colour ? COLOUR_STYLE : PLAIN_STYLE, width, raw: command.raw, errorHint: hint });
+  const human = command.json ? null : new HumanView({ write, writeError, style: colour ? COLOUR_STYLE : PLAIN_STYLE, width, raw: command.raw, errorHint: hint });
   const view: StreamingChatResponseHandler = human ?? new JsonView(write);
   const paceMs = replayPaceMs(command, io);
   // Unpaced, the view is the handler itself: nothing extra per callback. The terminal's default

@@ -36,7 +36,5 @@ export function resolveApiKey(rule: ApiKeyRule, apiKey: string | undefined, head
   if (apiKey === '') return undefined;
   const found = optionOrEnv(apiKey, 'apiKey', rule.env);
   if (found !== undefined || rule.env.length === 0 || rule.optional === true || authenticatedByHeaders(rule, headers)) return found;
-  throw new TypeError(
-    `Missing API key for ${rule.provider}: pass apiKey or set ${rule.env.join(' or ')} (or pass apiKey: '' to send none, for a server that takes no key)`,
-  );
+  throw new TypeError(`Missing API key for ${rule.provider}: pass apiKey or set ${rule.env.join(' or ')} (or pass apiKey: '' to send none, for a server that takes no key)`);
 }

@@ -1,5 +1,5 @@
 import { describeValue } from '../parts/describe-value';
-import { optionOrEnv, type ClientEnvironmentVariable } from './environment';
+import { optionOrEnv } from './environment';
 import type { HttpClientOptions } from './stream-http';
 import type { EndpointRule } from '../providers/provider-descriptor';
 

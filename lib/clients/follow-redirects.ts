@@ -31,13 +31,7 @@ function refused(response: Response, provider: string, why: string): StreamError
  * - a redirect without a `Location` is returned as it is (an error status for the caller).
  * A failing `fetch` rejects as it did. `seen` is told of every response, the redirects included.
  */
-export async function fetchSameOrigin(
-  fetchImpl: typeof globalThis.fetch,
-  url: string,
-  init: RequestInit,
-  provider: string,
-  seen?: (response: Response) => void,
-): Promise<Response> {
+export async function fetchSameOrigin(fetchImpl: typeof globalThis.fetch, url: string, init: RequestInit, provider: string, seen?: (response: Response) => void): Promise<Response> {
   let target = url;
   for (let followed = 0; ; followed++) {
     const response = await fetchImpl(target, { ...init, redirect: 'manual' });
@@ -57,7 +51,11 @@ export async function fetchSameOrigin(
     }
     const from = new URL(target);
     if (next.origin === 'null' || next.origin !== from.origin) {
-      throw refused(response, provider, `a redirect to another origin (${describeOrigin(next)}) is not followed, so that the API key and headers are not sent there; point baseUrl at it if it is to be trusted`);
+      throw refused(
+        response,
+        provider,
+        `a redirect to another origin (${describeOrigin(next)}) is not followed, so that the API key and headers are not sent there; point baseUrl at it if it is to be trusted`,
+      );
     }
     if (next.username !== '' || next.password !== '') {
       throw refused(response, provider, 'a redirect to a URL with credentials (user:password@) is not followed');

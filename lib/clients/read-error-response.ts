@@ -41,10 +41,13 @@ async function readBodyText(response: Response, timeLimitMs: number): Promise<Bo
   let text = '';
   let timedOut = false;
   // Cancelling the reader settles the pending read at once (done), which ends the loop below.
-  const timer = setTimeout(() => {
-    timedOut = true;
-    reader.cancel().catch(() => undefined);
-  }, Math.max(0, timeLimitMs));
+  const timer = setTimeout(
+    () => {
+      timedOut = true;
+      reader.cancel().catch(() => undefined);
+    },
+    Math.max(0, timeLimitMs),
+  );
   try {
     while (text.length < MAX_ERROR_BODY) {
       const { done, value } = await reader.read();

@@ -48,9 +48,5 @@ function sendClientRequest<R extends object>(
   const endpoint = resolveEndpoint(options, spec.endpoint, path);
   const apiKey = resolveApiKey({ provider: spec.provider, env: spec.apiKeyEnv, header: spec.auth.header, optional: spec.keyOptional }, options.apiKey, options.headers);
   const headers = apiKey === undefined ? spec.headers : { ...spec.headers, [spec.auth.header]: `${spec.auth.prefix}${apiKey.value}` };
-  return streamHttp(
-    { format: descriptor, provider: spec.provider, url: endpoint.url, urlFrom: endpoint.from, apiKey, headers, body: spec.body(request), model },
-    handler,
-    options,
-  );
+  return streamHttp({ format: descriptor, provider: spec.provider, url: endpoint.url, urlFrom: endpoint.from, apiKey, headers, body: spec.body(request), model }, handler, options);
 }

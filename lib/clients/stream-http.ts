@@ -162,9 +162,7 @@ function checkRequestUrl(url: string, from: string): void {
     throw new TypeError(`Expected ${from} to be an absolute URL (like https://api.example.com/v1), got ${JSON.stringify(describeUrl(url))}`);
   }
   if (parsed.username !== '' || parsed.password !== '') {
-    throw new TypeError(
-      `Expected ${from} without credentials, got one with user:password@ (${describeUrl(url)}); fetch does not send them: pass them in headers (e.g. authorization) instead`,
-    );
+    throw new TypeError(`Expected ${from} without credentials, got one with user:password@ (${describeUrl(url)}); fetch does not send them: pass them in headers (e.g. authorization) instead`);
   }
 }
 
@@ -239,7 +237,10 @@ function sendHttpStream(request: HttpStreamRequest, handler: StreamingChatRespon
   const open = async (signal: AbortSignal, observer: AttemptObserver | null): Promise<ChunkReader> => {
     // Every request on the wire (each redirect hop too) is one attempt for the stream's listeners.
     const send: typeof fetchImpl =
-      observer === null ? fetchImpl : (input, init) => observer.attempt(init?.method ?? 'GET', attemptUrl(String(input), secrets), () => fetchImpl(input, init));
+      observer === null
+        ? fetchImpl
+        : (input, init) =>
+            observer.attempt(init?.method ?? 'GET', attemptUrl(typeof input === 'string' ? input : input instanceof URL ? input.href : input.url, secrets), () => fetchImpl(input, init));
     for (let attempt = 0; ; attempt++) {
       let response: Response;
       try {
@@ -275,18 +276,23 @@ function sendHttpStream(request: HttpStreamRequest, handler: StreamingChatRespon
     }
   };
   const idle = options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
-  return startStream(open, handler, {
-    format: request.format,
-    signal: options.signal,
-    idleTimeoutMs: idle === Infinity ? undefined : idle,
-    timeoutMs: options.timeoutMs,
-    maxFrameBytes: options.maxFrameBytes,
-    relay: options.relay,
-    // A server may echo the key inside the stream too (an error event, any event surfaced raw).
-    redaction: secretRedaction(secrets),
-    listeners: options.listeners,
-    logger: options.logger,
-    logLevel: options.logLevel,
-    telemetry: clientTelemetry(request.url, request.model ?? modelOf(request.body), request.body, options.telemetry),
-  }, () => ({ http: http ?? null, retries })).then((outcome) => (http === undefined ? outcome : Object.freeze({ ...outcome, http })));
+  return startStream(
+    open,
+    handler,
+    {
+      format: request.format,
+      signal: options.signal,
+      idleTimeoutMs: idle === Infinity ? undefined : idle,
+      timeoutMs: options.timeoutMs,
+      maxFrameBytes: options.maxFrameBytes,
+      relay: options.relay,
+      // A server may echo the key inside the stream too (an error event, any event surfaced raw).
+      redaction: secretRedaction(secrets),
+      listeners: options.listeners,
+      logger: options.logger,
+      logLevel: options.logLevel,
+      telemetry: clientTelemetry(request.url, request.model ?? modelOf(request.body), request.body, options.telemetry),
+    },
+    () => ({ http: http ?? null, retries }),
+  ).then((outcome) => (http === undefined ? outcome : Object.freeze({ ...outcome, http })));
 }

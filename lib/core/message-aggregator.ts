@@ -136,10 +136,7 @@ export class MessageAggregator {
    * Passes `chunks` through unchanged while adding each one, and hands the aggregate to
    * `onComplete` once the source ends (not when it fails or the consumer stops early).
    */
-  aggregate(
-    chunks: AsyncIterable<AggregationChunk>,
-    onComplete: (result: AggregatedMessage) => void,
-  ): AsyncIterable<AggregationChunk> {
+  aggregate(chunks: AsyncIterable<AggregationChunk>, onComplete: (result: AggregatedMessage) => void): AsyncIterable<AggregationChunk> {
     if (chunks === null || typeof chunks !== 'object' || typeof chunks[Symbol.asyncIterator] !== 'function') {
       throw new TypeError(`Expected chunks to be an AsyncIterable, got ${describeValue(chunks)}`);
     }
@@ -149,10 +146,7 @@ export class MessageAggregator {
     return this.passThrough(chunks, onComplete);
   }
 
-  private async *passThrough(
-    chunks: AsyncIterable<AggregationChunk>,
-    onComplete: (result: AggregatedMessage) => void,
-  ): AsyncGenerator<AggregationChunk, void, undefined> {
+  private async *passThrough(chunks: AsyncIterable<AggregationChunk>, onComplete: (result: AggregatedMessage) => void): AsyncGenerator<AggregationChunk, void, undefined> {
     for await (const chunk of chunks) {
       this.add(chunk);
       yield chunk;
@@ -227,7 +221,10 @@ export class MessageAggregator {
     return group;
   }
 
-  private checkMetadata(meta: AggregationMetadata, field: 'chunk' | 'meta'): {
+  private checkMetadata(
+    meta: AggregationMetadata,
+    field: 'chunk' | 'meta',
+  ): {
     id: string | null;
     modelName: string | null;
     usage: TokenUsage | null;
@@ -242,12 +239,7 @@ export class MessageAggregator {
     };
   }
 
-  private applyMetadata(meta: {
-    id: string | null;
-    modelName: string | null;
-    usage: TokenUsage | null;
-    finishReason: FinishReason | null;
-  }): void {
+  private applyMetadata(meta: { id: string | null; modelName: string | null; usage: TokenUsage | null; finishReason: FinishReason | null }): void {
     const id = nonBlank(meta.id);
     if (id !== null) this.id = id;
     const modelName = nonBlank(meta.modelName);

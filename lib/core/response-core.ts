@@ -215,10 +215,7 @@ export class ResponseCore {
   }
 
   private endToolCall(key: number, call: ToolCallFields, attributes: PartAttributes, incomplete: boolean): void {
-    const part = toolCallPart(
-      { id: call.id, type: TOOL_CALL_TYPE, name: call.name, arguments: call.arguments },
-      { payload: call.payload ?? null, attributes },
-    );
+    const part = toolCallPart({ id: call.id, type: TOOL_CALL_TYPE, name: call.name, arguments: call.arguments }, { payload: call.payload ?? null, attributes });
     const index = this.counter.endToolCall(key);
     this.slotAt(index).put(part, false);
     this.blockIndex = index;
@@ -237,7 +234,5 @@ export class ResponseCore {
 
 /** A text or reasoning delta part, unstamped; a signature-only reasoning delta has `text: null`. */
 function deltaPart(type: DeltaType, text: string, payload: OpaquePayload | null): TextPart | ReasoningPart {
-  return type === 'text'
-    ? { type: 'text', text, payload, attributes: NO_ATTRIBUTES }
-    : { type: 'reasoning', text: text.length > 0 ? text : null, summary: null, payload, attributes: NO_ATTRIBUTES };
+  return type === 'text' ? { type: 'text', text, payload, attributes: NO_ATTRIBUTES } : { type: 'reasoning', text: text.length > 0 ? text : null, summary: null, payload, attributes: NO_ATTRIBUTES };
 }

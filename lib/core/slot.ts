@@ -1,14 +1,6 @@
 import { replaceAttributes } from '../parts/factories';
 import { stripAttributes } from '../parts/streaming-parts';
-import type {
-  MessagePart,
-  MessagePartType,
-  OpaquePayload,
-  PartAttributes,
-  ReasoningPart,
-  TextPart,
-  ToolCallPart,
-} from '../parts/types';
+import type { MessagePart, MessagePartType, OpaquePayload, PartAttributes, ReasoningPart, TextPart, ToolCallPart } from '../parts/types';
 import { StringPieces } from './string-pieces';
 
 /** Accumulated text deltas of a slot. */

@@ -26,14 +26,7 @@ export class UsageAccumulator {
 
   /** The accumulated usage, or null when no chunk reported any tokens. */
   result(): TokenUsage | null {
-    if (
-      this.input === null &&
-      this.output === null &&
-      this.total === null &&
-      this.cacheRead === null &&
-      this.cacheWrite === null &&
-      this.reasoning === null
-    ) {
+    if (this.input === null && this.output === null && this.total === null && this.cacheRead === null && this.cacheWrite === null && this.reasoning === null) {
       return null;
     }
     return Object.freeze({

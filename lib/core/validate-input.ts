@@ -7,12 +7,7 @@ const FINISH_REASONS: ReadonlySet<string> = new Set<FinishReason>(['STOP', 'LENG
 
 function checkPayload(value: unknown, field: string): void {
   if (value === null) return;
-  if (
-    !isPlainObject(value) ||
-    typeof value.provider !== 'string' ||
-    typeof value.kind !== 'string' ||
-    typeof value.data !== 'string'
-  ) {
+  if (!isPlainObject(value) || typeof value.provider !== 'string' || typeof value.kind !== 'string' || typeof value.data !== 'string') {
     throw new TypeError(`Expected ${field} to be {provider, kind, data} or null, got ${describeValue(value)}`);
   }
 }
@@ -48,13 +43,7 @@ function isPayload(value: unknown): boolean {
 }
 
 function isToolCall(value: unknown): boolean {
-  return (
-    isPlainObject(value) &&
-    isNullableString(value.id) &&
-    isNullableString(value.type) &&
-    isNullableString(value.name) &&
-    isNullableString(value.arguments)
-  );
+  return isPlainObject(value) && isNullableString(value.id) && isNullableString(value.type) && isNullableString(value.name) && isNullableString(value.arguments);
 }
 
 /** Throws the `TypeError` that says what is wrong with a part that failed `checkPart`. */
@@ -86,14 +75,7 @@ function explainPart(value: unknown, field: string): never {
 }
 
 /** The count fields of a `TokenUsage`; a missing detail reads as not reported. */
-const USAGE_FIELDS = [
-  'inputTokenCount',
-  'outputTokenCount',
-  'totalTokenCount',
-  'cacheReadInputTokenCount',
-  'cacheWriteInputTokenCount',
-  'reasoningTokenCount',
-] as const;
+const USAGE_FIELDS = ['inputTokenCount', 'outputTokenCount', 'totalTokenCount', 'cacheReadInputTokenCount', 'cacheWriteInputTokenCount', 'reasoningTokenCount'] as const;
 
 /** Checks a token usage object (or null/undefined); fields are numbers or null. */
 export function checkUsage(value: unknown, field: string): TokenUsage | null {
@@ -114,10 +96,7 @@ export function checkUsage(value: unknown, field: string): TokenUsage | null {
 export function checkFinishReason(value: unknown, field: string): FinishReason | null {
   if (value === null || value === undefined) return null;
   if (typeof value !== 'string' || !FINISH_REASONS.has(value)) {
-    throw new TypeError(
-      `Expected ${field} to be 'STOP', 'LENGTH', 'TOOL_EXECUTION', 'CONTENT_FILTER', 'OTHER' or null, got ${describeValue(value)}`,
-    );
+    throw new TypeError(`Expected ${field} to be 'STOP', 'LENGTH', 'TOOL_EXECUTION', 'CONTENT_FILTER', 'OTHER' or null, got ${describeValue(value)}`);
   }
   return value as FinishReason;
 }
-

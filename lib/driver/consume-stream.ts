@@ -2,7 +2,7 @@ import type { StreamingChatResponseHandler } from '../handler/types';
 import { describeValue } from '../parts/describe-value';
 import { openChunkReader, sourceHeader, type ChunkReader, type StreamSource } from '../transport/byte-source';
 import { chooseFormat } from './format-choice';
-import { checkOptions, DEFAULT_MAX_FRAME_BYTES, type ConsumeStreamOptions, type OpenStream, type StartStreamOptions, type StreamOutcome } from './stream-options';
+import { checkOptions, DEFAULT_MAX_FRAME_BYTES, type ConsumeStreamOptions, type StartStreamOptions, type StreamOutcome } from './stream-options';
 import { checkObservationOptions, type HttpAttempts } from '../telemetry/stream-observer';
 import type { AttemptObserver } from '../telemetry/http-attempts';
 import { StreamRun } from './stream-run';
@@ -92,12 +92,7 @@ export type OpenObservedStream = (signal: AbortSignal, attempts: AttemptObserver
  * requests through the `AttemptObserver` it is given, if any; `attempts` tells the stream's
  * listeners what the HTTP client saw (read once, at the end).
  */
-export function startStream(
-  open: OpenObservedStream,
-  handler: StreamingChatResponseHandler,
-  options: StartStreamOptions = {},
-  attempts?: () => HttpAttempts,
-): Promise<StreamOutcome> {
+export function startStream(open: OpenObservedStream, handler: StreamingChatResponseHandler, options: StartStreamOptions = {}, attempts?: () => HttpAttempts): Promise<StreamOutcome> {
   try {
     if (typeof open !== 'function') throw new TypeError(`Expected open to be a function, got ${describeValue(open)}`);
     checkOptions(options);

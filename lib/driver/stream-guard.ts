@@ -3,11 +3,7 @@
  * cancelled (`stopped`), the wait outlasted the idle timeout (`idle`) or the whole stream its
  * deadline (`deadline`).
  */
-export type Interrupted =
-  | { readonly type: 'error'; readonly error: unknown }
-  | { readonly type: 'stopped' }
-  | { readonly type: 'idle' }
-  | { readonly type: 'deadline' };
+export type Interrupted = { readonly type: 'error'; readonly error: unknown } | { readonly type: 'stopped' } | { readonly type: 'idle' } | { readonly type: 'deadline' };
 
 /** A wait's promise failed with `error`. */
 export function failedWait(error: unknown): Interrupted {

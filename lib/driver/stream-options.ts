@@ -69,9 +69,7 @@ export interface ProviderStreamOptions extends StreamLimits, ObservationOptions 
 export type Framing = 'sse' | 'ndjson';
 
 /** A mapper that says how its body is framed (then `consumeStream` needs no `format`). */
-export type FramedStreamMapper =
-  | (StreamMapper<SseFrame> & { readonly framing: 'sse' })
-  | (StreamMapper<unknown> & { readonly framing: 'ndjson' });
+export type FramedStreamMapper = (StreamMapper<SseFrame> & { readonly framing: 'sse' }) | (StreamMapper<unknown> & { readonly framing: 'ndjson' });
 
 /**
  * A provider author's adapter for `consumeStream`: a mapper, or a function that creates one. The

@@ -37,9 +37,6 @@ export class HandlerCallbackError extends Error {
 
   /** True for a `HandlerCallbackError` from any copy of partstream (ESM and CJS builds may coexist). */
   static isInstance(value: unknown): value is HandlerCallbackError {
-    return (
-      value instanceof HandlerCallbackError ||
-      (value instanceof Error && value.name === 'HandlerCallbackError' && typeof (value as { callbackName?: unknown }).callbackName === 'string')
-    );
+    return value instanceof HandlerCallbackError || (value instanceof Error && value.name === 'HandlerCallbackError' && typeof (value as { callbackName?: unknown }).callbackName === 'string');
   }
 }

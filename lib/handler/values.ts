@@ -21,13 +21,7 @@ import { frozenJsonObject } from './frozen-json';
 
 function checkPayload(where: string, payload: OpaquePayload | undefined): void {
   if (payload === undefined) return;
-  if (
-    payload === null ||
-    typeof payload !== 'object' ||
-    typeof payload.provider !== 'string' ||
-    typeof payload.kind !== 'string' ||
-    typeof payload.data !== 'string'
-  ) {
+  if (payload === null || typeof payload !== 'object' || typeof payload.provider !== 'string' || typeof payload.kind !== 'string' || typeof payload.data !== 'string') {
     throw new TypeError(`Expected ${where} payload to be {provider, kind, data} strings, got ${describeValue(payload)}`);
   }
 }
@@ -112,17 +106,11 @@ export function toolExecutionRequest(request: { id: string | null; name: string;
  * `toolExecutionRequest` (blank arguments become `"{}"`), an optional payload such as Gemini's
  * thought signature on a function call.
  */
-export function completeToolCall(
-  index: number,
-  request: { id: string | null; name: string; arguments: string },
-  payload?: OpaquePayload,
-): CompleteToolCall {
+export function completeToolCall(index: number, request: { id: string | null; name: string; arguments: string }, payload?: OpaquePayload): CompleteToolCall {
   checkIndex('complete tool call', index);
   checkPayload('complete tool call', payload);
   const toolExecutionRequestValue = toolExecutionRequest(request);
-  return Object.freeze(
-    payload === undefined ? { index, toolExecutionRequest: toolExecutionRequestValue } : { index, toolExecutionRequest: toolExecutionRequestValue, payload },
-  );
+  return Object.freeze(payload === undefined ? { index, toolExecutionRequest: toolExecutionRequestValue } : { index, toolExecutionRequest: toolExecutionRequestValue, payload });
 }
 
 function checkCount(field: string, value: number | null | undefined): number | null {

@@ -1,25 +1,6 @@
 import { describeValue } from './describe-value';
-import type {
-  Media,
-  MediaPart,
-  MessagePart,
-  PartAttributes,
-  PartOptions,
-  ReasoningPart,
-  TextPart,
-  ToolCall,
-  ToolCallPart,
-  ToolResultPart,
-  UnknownPart,
-} from './types';
-import {
-  isPlainObject,
-  optionalString,
-  requirePartShape,
-  requireString,
-  validateAttributes,
-  validateOptions,
-} from './validate';
+import type { Media, MediaPart, MessagePart, PartAttributes, PartOptions, ReasoningPart, TextPart, ToolCall, ToolCallPart, ToolResultPart, UnknownPart } from './types';
+import { isPlainObject, optionalString, requirePartShape, requireString, validateAttributes, validateOptions } from './validate';
 
 /** The fields of a tool call given to `toolCallPart`; each may be omitted or null. */
 export interface ToolCallInput {

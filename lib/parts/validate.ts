@@ -1,16 +1,9 @@
 import { describeValue } from './describe-value';
 import type { JsonObject } from './json-object';
-import type { MessagePart, MessagePartType, OpaquePayload, PartAttributes, PartOptions } from './types';
+import type { MessagePart, MessagePartType, OpaquePayload, PartAttributes } from './types';
 
 /** The six part `type` names, for membership checks. */
-export const PART_TYPES: ReadonlySet<string> = new Set<MessagePartType>([
-  'text',
-  'reasoning',
-  'tool_call',
-  'tool_result',
-  'media',
-  'unknown',
-]);
+export const PART_TYPES: ReadonlySet<string> = new Set<MessagePartType>(['text', 'reasoning', 'tool_call', 'tool_result', 'media', 'unknown']);
 
 const EMPTY_ATTRIBUTES: PartAttributes = Object.freeze({});
 
@@ -84,4 +77,3 @@ export function requirePartShape(value: unknown, field: string): MessagePart {
   }
   return value as unknown as MessagePart;
 }
-

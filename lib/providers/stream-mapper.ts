@@ -2,7 +2,6 @@ import type { IncompleteToolCall } from '../bridge/parts-bridge';
 import type { ChatResponseMetadata, StreamingChatResponseHandler, StreamingHandle } from '../handler/types';
 import type { MessagePart } from '../parts/types';
 
-
 /**
  * What a mapper calls: the tracking handler of the chain (typed callbacks set the mapped flag),
  * the streaming handle that the contexts carry, and `completeBlock`, the adapter-side way to say

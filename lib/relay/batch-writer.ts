@@ -34,7 +34,6 @@ type Recovery = 'retry' | 'replaced' | 'stop';
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
-
 /**
  * Numbers a relay's events 1, 2, 3 … (nothing is taken after the terminal), gathers them into
  * batches and appends them, one fenced append per batch, one at a time: a batch is cut `flushMs`

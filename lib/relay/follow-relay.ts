@@ -199,7 +199,8 @@ export function followRelay(
     throw new TypeError(`Expected a relay URL or a function that opens a connection, got ${describeValue(source)}`);
   }
   const follower = new RelayFollower(connect, options.signal, options);
-  const doc = (globalThis as { document?: { visibilityState?: string; addEventListener(type: string, listener: () => void): void; removeEventListener(type: string, listener: () => void): void } }).document;
+  const doc = (globalThis as { document?: { visibilityState?: string; addEventListener(type: string, listener: () => void): void; removeEventListener(type: string, listener: () => void): void } })
+    .document;
   const onVisibility = (): void => {
     if (doc?.visibilityState === 'visible') follower.resume();
   };

@@ -79,18 +79,13 @@ class ProducerRelay implements Relay {
     this.done = new Promise((resolve) => {
       this.resolveDone = resolve;
     });
-    this.writer = new BatchWriter(
-      store,
-      responseId,
-      limits,
-      {
-        beforeFlush: () => this.recorder.checkMeta(),
-        refused: (error) => this.refused(error),
-        ended: (last) => this.ended(last, retainMs),
-        failed: (error) => this.finish({ status: 'failed', error }),
-        tooLargeData: () => this.tooLargeData(),
-      },
-    );
+    this.writer = new BatchWriter(store, responseId, limits, {
+      beforeFlush: () => this.recorder.checkMeta(),
+      refused: (error) => this.refused(error),
+      ended: (last) => this.ended(last, retainMs),
+      failed: (error) => this.finish({ status: 'failed', error }),
+      tooLargeData: () => this.tooLargeData(),
+    });
     this.recorder = new PartstreamRecorder(this.writer, responseId, store.producerId, options.relayRawEvents === true);
     this.writer.emit('start', JSON.stringify({ v: 1, responseId, producerId: store.producerId, createdAt }));
     this.unsubscribe = store.subscribeStops(store.producerId, (id, request) => {

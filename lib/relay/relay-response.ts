@@ -28,7 +28,10 @@ export const RELAY_HEADERS: Readonly<Record<string, string>> = Object.freeze({
 });
 
 function plain(status: number, text: string): Response {
-  return new Response(status === 204 ? null : text, { status, headers: status === 204 ? { 'cache-control': 'no-store' } : { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' } });
+  return new Response(status === 204 ? null : text, {
+    status,
+    headers: status === 204 ? { 'cache-control': 'no-store' } : { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' },
+  });
 }
 
 /** The cursor a request names: the explicit one, else `Last-Event-ID`, else `?from=`; undefined when none. */
@@ -93,15 +96,18 @@ export async function relay(store: ResponseStore, responseId: string, options: R
   const body = new ReadableStream<Uint8Array>({
     start(controller) {
       controller.enqueue(encoder.encode(`retry: ${retryMs}\n: open\n\n`));
-      heartbeat = setInterval(() => {
-        if (Date.now() - quietSince < heartbeatMs) return;
-        quietSince = Date.now();
-        try {
-          controller.enqueue(encoder.encode(': ping\n\n'));
-        } catch {
-          stop();
-        }
-      }, Math.max(1, Math.floor(heartbeatMs / 2)));
+      heartbeat = setInterval(
+        () => {
+          if (Date.now() - quietSince < heartbeatMs) return;
+          quietSince = Date.now();
+          try {
+            controller.enqueue(encoder.encode(': ping\n\n'));
+          } catch {
+            stop();
+          }
+        },
+        Math.max(1, Math.floor(heartbeatMs / 2)),
+      );
     },
     async pull(controller) {
       try {

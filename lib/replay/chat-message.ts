@@ -73,11 +73,7 @@ export function userMessage(content: string | readonly (TextPart | MediaPart)[])
  * with a string or parts; `isError` (default false) marks a failed execution. Throws a `TypeError`
  * naming the field that is wrong.
  */
-export function toolExecutionResultMessage(
-  request: ToolExecutionRequest,
-  result: string | readonly MessagePart[],
-  options: { isError?: boolean | undefined } = {},
-): ToolExecutionResultMessage {
+export function toolExecutionResultMessage(request: ToolExecutionRequest, result: string | readonly MessagePart[], options: { isError?: boolean | undefined } = {}): ToolExecutionResultMessage {
   const req = toolExecutionRequest(request);
   let content: string | readonly MessagePart[];
   if (typeof result === 'string') content = result;

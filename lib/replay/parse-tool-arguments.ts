@@ -42,12 +42,7 @@ function argumentsError(text: string, label: string): JsonSyntaxError {
     ({ position, reason } = error);
     cause = error;
   }
-  return new JsonSyntaxError(
-    `The arguments of ${label} are not valid JSON: at position ${position}, ${reason} (near ${snippet(text, position)})`,
-    position,
-    reason,
-    { cause },
-  );
+  return new JsonSyntaxError(`The arguments of ${label} are not valid JSON: at position ${position}, ${reason} (near ${snippet(text, position)})`, position, reason, { cause });
 }
 
 /**
@@ -68,7 +63,7 @@ export function parseToolArguments(call: ToolExecutionRequest | ToolCall): unkno
   if (text === null || (typeof text === 'string' && BLANK.test(text))) return {};
   const label = describeCall(name, id);
   if (typeof text !== 'string') {
-    const hint = 'toolCall' in call ? ' (pass a tool-call part\'s toolCall, not the part)' : '';
+    const hint = 'toolCall' in call ? " (pass a tool-call part's toolCall, not the part)" : '';
     throw new TypeError(`Expected the arguments of ${label} to be a string or null, got ${describeValue(text)}${hint}`);
   }
   try {

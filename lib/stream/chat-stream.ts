@@ -75,9 +75,7 @@ export class ChatStream implements StreamingChatResponseHandler {
    * listener's rejection is reported while the stream is open, a `completeResponse` listener's
    * also once it completed; after a cancel, nothing.
    */
-  private readonly emitter = new IsolatingEmitter(
-    (event) => this.currentStatus === 'open' || (event === 'completeResponse' && this.currentStatus === 'completed'),
-  );
+  private readonly emitter = new IsolatingEmitter((event) => this.currentStatus === 'open' || (event === 'completeResponse' && this.currentStatus === 'completed'));
   private readonly onAbort = (): void => this.cancelled();
 
   constructor() {
@@ -242,11 +240,7 @@ export class ChatStream implements StreamingChatResponseHandler {
       queueMicrotask(() => queue.end());
     };
     // `ends`: whether the event is the terminal one, after which the iterator takes nothing more.
-    const subscribe = <T extends ChatStreamEventName>(
-      name: T,
-      toEvent: (...args: EventArgs<T>) => ChatStreamEvent,
-      ends: boolean | ((...args: EventArgs<T>) => boolean) = false,
-    ): void => {
+    const subscribe = <T extends ChatStreamEventName>(name: T, toEvent: (...args: EventArgs<T>) => ChatStreamEvent, ends: boolean | ((...args: EventArgs<T>) => boolean) = false): void => {
       const listener = ((...args: EventArgs<T>): Promise<void> | undefined => {
         const full = queue.push(toEvent(...args));
         if (ends === true || (typeof ends === 'function' && ends(...args))) queue.end();
@@ -265,7 +259,11 @@ export class ChatStream implements StreamingChatResponseHandler {
       subscribe('completeToolCall', (complete) => ({ type: 'completeToolCall', complete }));
       subscribe('unmappedRawEvent', (rawEvent) => ({ type: 'unmappedRawEvent', rawEvent }));
       subscribe('completeResponse', (response) => ({ type: 'completeResponse', response }), true);
-      subscribe('error', (error) => ({ type: 'error', error }), (error) => !HandlerCallbackError.isInstance(error));
+      subscribe(
+        'error',
+        (error) => ({ type: 'error', error }),
+        (error) => !HandlerCallbackError.isInstance(error),
+      );
       this.settleCallbacks.add(onSettle);
     } else {
       if (this.terminalEvent !== null) queue.push(this.terminalEvent);

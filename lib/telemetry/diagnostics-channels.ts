@@ -11,9 +11,7 @@ import type { ChatModelEndContext, ChatModelListener, ChatModelRequestContext } 
 export const CHAT_CHANNEL = 'partstream:chat';
 
 /** A message on `CHAT_CHANNEL`. */
-export type ChatChannelMessage =
-  | { readonly type: 'start'; readonly context: ChatModelRequestContext }
-  | { readonly type: 'end'; readonly context: ChatModelEndContext };
+export type ChatChannelMessage = { readonly type: 'start'; readonly context: ChatModelRequestContext } | { readonly type: 'end'; readonly context: ChatModelEndContext };
 
 /** What partstream uses of a `node:diagnostics_channel` channel. */
 interface Channel {

@@ -43,9 +43,7 @@ const STREAM_PREFIX = Math.floor(Math.random() * 2 ** 32).toString(36);
 let streamCount = 0;
 
 const now: () => number =
-  typeof globalThis.performance === 'object' && globalThis.performance !== null && typeof globalThis.performance.now === 'function'
-    ? () => globalThis.performance.now()
-    : () => Date.now();
+  typeof globalThis.performance === 'object' && globalThis.performance !== null && typeof globalThis.performance.now === 'function' ? () => globalThis.performance.now() : () => Date.now();
 
 /** Throws a `TypeError` naming the observation option of the wrong kind. */
 export function checkObservationOptions(options: ObservationOptions): void {
@@ -132,8 +130,7 @@ export class StreamObserver implements AttemptObserver {
     const facts = stream.provider();
     this.ownProvider = telemetry.provider === undefined;
     this.ownOperation = telemetry.operation === undefined;
-    const server: ObservedServer | null =
-      telemetry.serverAddress === undefined ? null : Object.freeze({ address: telemetry.serverAddress, port: telemetry.serverPort ?? 443 });
+    const server: ObservedServer | null = telemetry.serverAddress === undefined ? null : Object.freeze({ address: telemetry.serverAddress, port: telemetry.serverPort ?? 443 });
     this.context = Object.freeze({
       streamId: `${STREAM_PREFIX}-${++streamCount}`,
       format,

@@ -121,17 +121,13 @@ function isParsedSdkStream(value: object): boolean {
  */
 function assertStreamSource(source: unknown): asserts source is StreamSource {
   if (typeof source === 'object' && source !== null && !isResponseLike(source) && !isReadableStream(source) && isParsedSdkStream(source)) {
-    throw new TypeError(
-      `Expected the raw bytes of a stream, got an SDK's parsed stream (an async iterable of event objects): pass the raw response instead, e.g. ${RAW_RESPONSE_HINT}`,
-    );
+    throw new TypeError(`Expected the raw bytes of a stream, got an SDK's parsed stream (an async iterable of event objects): pass the raw response instead, e.g. ${RAW_RESPONSE_HINT}`);
   }
   if (typeof source === 'object' && source !== null && (isResponseLike(source) || isReadableStream(source) || isAsyncIterable(source))) {
     return;
   }
   const promise = (typeof source === 'object' || typeof source === 'function') && source !== null && typeof (source as { then?: unknown }).then === 'function';
-  throw new TypeError(
-    `Expected a Response, a ReadableStream<Uint8Array> or an AsyncIterable of Uint8Array or string chunks, got ${promise ? 'a promise (await it first)' : describeValue(source)}`,
-  );
+  throw new TypeError(`Expected a Response, a ReadableStream<Uint8Array> or an AsyncIterable of Uint8Array or string chunks, got ${promise ? 'a promise (await it first)' : describeValue(source)}`);
 }
 
 /** The value of response header `name` when `source` is a fetch `Response`, else null (bodies carry no headers). */

@@ -40,9 +40,7 @@ export interface ByteFrameDecoder<F> {
 }
 
 /** One NDJSON line: its parsed JSON value, or its text when it is not JSON. */
-export type NdjsonLine =
-  | { readonly ok: true; readonly value: unknown }
-  | { readonly ok: false; readonly text: string };
+export type NdjsonLine = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly text: string };
 
 /**
  * The `malformed` error for a frame (`what`: "An SSE event", "An NDJSON line") longer than
@@ -51,7 +49,6 @@ export type NdjsonLine =
 export function frameTooLarge(what: string, maxFrameBytes: number): StreamError {
   return new StreamError(
     'malformed',
-    `${what} is longer than the frame limit of ${maxFrameBytes} characters; the stream was stopped there. ` +
-      'Raise the maxFrameBytes option (Infinity for no limit) to accept larger frames.',
+    `${what} is longer than the frame limit of ${maxFrameBytes} characters; the stream was stopped there. ` + 'Raise the maxFrameBytes option (Infinity for no limit) to accept larger frames.',
   );
 }

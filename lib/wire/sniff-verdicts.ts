@@ -17,10 +17,7 @@ export interface SniffPlan {
 }
 
 /** What the first bytes of a body say: need more text, this format, or not a readable stream. */
-export type SniffResult =
-  | { readonly type: 'undecided' }
-  | { readonly type: 'format'; readonly format: string }
-  | { readonly type: 'failed'; readonly error: StreamError };
+export type SniffResult = { readonly type: 'undecided' } | { readonly type: 'format'; readonly format: string } | { readonly type: 'failed'; readonly error: StreamError };
 
 /** The verdict while more text is needed. */
 export const UNDECIDED: SniffResult = Object.freeze({ type: 'undecided' });

@@ -122,7 +122,9 @@ describe('bench harness', () => {
       it('the bytes-only floor reads every frame', async () => {
         // The data of every frame, without the framing: most of the body, never more than it.
         const length = await bytesOnlyFloor(chunkedSource(subject.chunks), format);
-        expect(length).to.be.greaterThan(transcript.bytes.length / 2).and.below(transcript.bytes.length);
+        expect(length)
+          .to.be.greaterThan(transcript.bytes.length / 2)
+          .and.below(transcript.bytes.length);
       });
     });
   }
@@ -193,11 +195,24 @@ describe('bench harness', () => {
   describe('coldStartTargets', () => {
     const s = (median: number, min = median): { median: number; min: number; max: number; samples: number[] } => ({ median, min, max: median, samples: [median] });
     const load = (name: LoadRow['package'], how: LoadRow['how'], cpu: number, wall: number): LoadRow => ({
-      package: name, how, inProcess: s(wall, wall - 1), inProcessCpu: s(cpu, cpu - 1), process: s(100), overFloorMs: 20, ratioToFloor: 1.25,
+      package: name,
+      how,
+      inProcess: s(wall, wall - 1),
+      inProcessCpu: s(cpu, cpu - 1),
+      process: s(100),
+      overFloorMs: 20,
+      ratioToFloor: 1.25,
     });
     const cold = (ownCpu: number, ownWall: number): ColdStart => ({
-      module: 'dist/cjs/index.cjs', importModule: 'dist/node/index.js', build: 'dist/ is up to date', runs: 1,
-      require: s(100), floor: s(80), importFloor: s(80), differenceMs: 20, ratio: 1.25,
+      module: 'dist/cjs/index.cjs',
+      importModule: 'dist/node/index.js',
+      build: 'dist/ is up to date',
+      runs: 1,
+      require: s(100),
+      floor: s(80),
+      importFloor: s(80),
+      differenceMs: 20,
+      ratio: 1.25,
       loads: [load('partstream', 'require', ownCpu, ownWall), load('openai', 'require', 40, 60)],
     });
 
@@ -269,7 +284,10 @@ describe('bench harness', () => {
       } catch (caught) {
         error = caught;
       }
-      expect(error).to.be.instanceOf(Error).with.property('message').that.matches(/names must be unique: a, a/);
+      expect(error)
+        .to.be.instanceOf(Error)
+        .with.property('message')
+        .that.matches(/names must be unique: a, a/);
       expect(log).to.deep.equal([]);
     });
 
@@ -284,7 +302,10 @@ describe('bench harness', () => {
         } catch (caught) {
           error = caught;
         }
-        expect(error).to.be.instanceOf(Error).with.property('message').that.matches(/node --expose-gc/);
+        expect(error)
+          .to.be.instanceOf(Error)
+          .with.property('message')
+          .that.matches(/node --expose-gc/);
       } finally {
         holder.gc = saved;
       }

@@ -33,23 +33,16 @@ export function buildChain(user: StreamingChatResponseHandler, signal?: AbortSig
     event,
     text: (text: string, payload?: OpaquePayload) => event({ text }, (h) => h.onPartialResponse(partialResponse(text, payload), context)),
     thinking: (text: string, payload?: OpaquePayload) => event({ thinking: text }, (h) => h.onPartialThinking(partialThinking(text, payload), context)),
-    toolDelta: (index: number, id: string | null, name: string, args: string) =>
-      event({ toolDelta: index }, (h) => h.onPartialToolCall(partialToolCall(index, id, name, args), context)),
+    toolDelta: (index: number, id: string | null, name: string, args: string) => event({ toolDelta: index }, (h) => h.onPartialToolCall(partialToolCall(index, id, name, args), context)),
     toolComplete: (index: number, id: string | null, name: string, args: string, payload?: OpaquePayload) =>
       event({ toolComplete: index }, (h) => h.onCompleteToolCall(completeToolCall(index, { id, name, arguments: args }, payload))),
     raw: (raw: unknown) => event(raw),
-    complete: (
-      metadata: Partial<ChatResponseMetadata> = {},
-      attributes: Record<string, string> = {},
-    ) => event({ done: true }, (h) => h.onCompleteResponse(providerResponse(metadata, attributes))),
+    complete: (metadata: Partial<ChatResponseMetadata> = {}, attributes: Record<string, string> = {}) => event({ done: true }, (h) => h.onCompleteResponse(providerResponse(metadata, attributes))),
     fail: (error: Error) => event({ error: error.message }, (h) => h.onError(error)),
   };
 }
 
 /** What an adapter passes to `onCompleteResponse`: metadata and attributes, no parts (the bridge supplies them). */
-export function providerResponse(
-  metadata: Partial<ChatResponseMetadata> = {},
-  attributes: Record<string, string> = {},
-): ChatResponse {
+export function providerResponse(metadata: Partial<ChatResponseMetadata> = {}, attributes: Record<string, string> = {}): ChatResponse {
   return chatResponse(aiMessage([], attributes), responseMetadata(metadata));
 }

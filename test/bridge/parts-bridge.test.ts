@@ -46,9 +46,7 @@ describe('PartsBridge', () => {
       s.text(' after');
       s.complete(metadata);
       const final = finalOf(user);
-      expect(final).to.deep.equal(
-        expectedResponse([reasoningPart('Think more.'), textPart('Hello'), call('call_1', 'get_weather', '{"city":"Paris"}'), textPart(' after')]),
-      );
+      expect(final).to.deep.equal(expectedResponse([reasoningPart('Think more.'), textPart('Hello'), call('call_1', 'get_weather', '{"city":"Paris"}'), textPart(' after')]));
       expect(final.aiMessage).to.deep.include({
         text: 'Hello after',
         thinking: 'Think more.',
@@ -106,9 +104,7 @@ describe('PartsBridge', () => {
       s.toolComplete(2, 'dup', 'h', '{"n":1}');
       s.toolComplete(3, 'dup', 'h', '{"n":2}');
       s.complete(metadata);
-      expect(finalOf(user)).to.deep.equal(
-        expectedResponse([call(null, 'f', '{"a":1}'), call('partstream:tool-call#0', 'g', '{}'), call('dup', 'h', '{"n":1}'), call('dup', 'h', '{"n":2}')]),
-      );
+      expect(finalOf(user)).to.deep.equal(expectedResponse([call(null, 'f', '{"a":1}'), call('partstream:tool-call#0', 'g', '{}'), call('dup', 'h', '{"n":1}'), call('dup', 'h', '{"n":2}')]));
     });
 
     it('puts a call the adapter gave up on in the place of its deltas, marked incomplete', () => {
@@ -235,9 +231,7 @@ describe('PartsBridge', () => {
       s.fail(new Error('connection reset'));
       expect(user.names()).to.deep.equal(['onPartialResponse', 'onPartialToolCall', 'onPartialToolCall', 'onError']);
       expect(s.safe.state).to.equal('failed');
-      expect(s.bridge.partialResponse()).to.deep.equal(
-        expectedResponse([textPart('Calling.'), incompleteCall('call_1', 'get_weather', '{"city":"Par')], responseMetadata()),
-      );
+      expect(s.bridge.partialResponse()).to.deep.equal(expectedResponse([textPart('Calling.'), incompleteCall('call_1', 'get_weather', '{"city":"Par')], responseMetadata()));
     });
 
     it('aggregates nothing after a stream error', () => {
@@ -292,11 +286,7 @@ describe('PartsBridge', () => {
       s.fail(new Error('after'));
       expect(user.names()).to.deep.equal(['onPartialResponse', 'onCompleteResponse', 'onError']);
       const error = user.calls[2][1] as HandlerCallbackError;
-      expect([HandlerCallbackError.isInstance(error), error.callbackName, (error.cause as Error).message]).to.deep.equal([
-        true,
-        'onCompleteResponse',
-        'late bug',
-      ]);
+      expect([HandlerCallbackError.isInstance(error), error.callbackName, (error.cause as Error).message]).to.deep.equal([true, 'onCompleteResponse', 'late bug']);
     });
 
     it('does not call a throwing onError again', () => {

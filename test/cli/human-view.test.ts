@@ -2,16 +2,7 @@ import { expect } from 'chai';
 import { HumanView } from '../../lib/cli/human-view';
 import { COLOUR_STYLE, PLAIN_STYLE, useColour } from '../../lib/cli/text-style';
 import { HandlerCallbackError } from '../../lib/handler/handler-callback-error';
-import {
-  aiMessage,
-  chatResponse,
-  completeToolCall,
-  partialResponse,
-  partialThinking,
-  partialToolCall,
-  responseMetadata,
-  tokenUsage,
-} from '../../lib/handler/values';
+import { aiMessage, chatResponse, completeToolCall, partialResponse, partialThinking, partialToolCall, responseMetadata, tokenUsage } from '../../lib/handler/values';
 import { reasoningPart, textPart, toolCallPart, unknownPart, withAttributes } from '../../lib/parts/factories';
 import { StreamError } from '../../lib/handler/stream-error';
 
@@ -114,9 +105,7 @@ describe('HumanView', () => {
   it('says so when a response has no parts, usage or metadata', () => {
     const { view, out } = plainView();
     view.onCompleteResponse(chatResponse(aiMessage([])));
-    expect(out.join('')).to.equal(
-      '\n── final message ──\nparts (0):\n  (none)\nusage: (not reported)\nfinish reason: (none)\nid: (none)   model: (none)\n',
-    );
+    expect(out.join('')).to.equal('\n── final message ──\nparts (0):\n  (none)\nusage: (not reported)\nfinish reason: (none)\nid: (none)   model: (none)\n');
   });
 
   it('writes a stream error as one line to the error output, after ending the current line', () => {
@@ -126,10 +115,7 @@ describe('HumanView', () => {
     view.onError(new StreamError('truncated', 'The stream ended\nbefore message_stop'));
     expect({ out: out.join(''), err }).to.deep.equal({
       out: 'text: Hel\n',
-      err: [
-        'partstream: handler error: Handler callback onPartialResponse threw: oops\n',
-        'partstream: stream error: The stream ended before message_stop\n',
-      ],
+      err: ['partstream: handler error: Handler callback onPartialResponse threw: oops\n', 'partstream: stream error: The stream ended before message_stop\n'],
     });
   });
 
@@ -150,13 +136,7 @@ describe('HumanView', () => {
     const view = new HumanView({ write: (text) => out.push(text), writeError: () => undefined, style: COLOUR_STYLE, width: 80 });
     view.onPartialThinking(partialThinking('hmm'));
     view.onPartialResponse(partialResponse('ok'));
-    expect(out).to.deep.equal([
-      '\u001b[1mthinking: \u001b[22m',
-      '\u001b[2;3mhmm\u001b[22;23m',
-      '\n',
-      '\u001b[1mtext: \u001b[22m',
-      'ok',
-    ]);
+    expect(out).to.deep.equal(['\u001b[1mthinking: \u001b[22m', '\u001b[2;3mhmm\u001b[22;23m', '\n', '\u001b[1mtext: \u001b[22m', 'ok']);
   });
 });
 

@@ -1,17 +1,7 @@
 import { expect } from 'chai';
 import { JsonView } from '../../lib/cli/json-view';
-import {
-  aiMessage,
-  chatResponse,
-  completeToolCall,
-  partialResponse,
-  partialThinking,
-  partialToolCall,
-  responseMetadata,
-  tokenUsage,
-} from '../../lib/handler/values';
+import { aiMessage, chatResponse, completeToolCall, partialResponse, partialThinking, partialToolCall, responseMetadata, tokenUsage } from '../../lib/handler/values';
 import { mediaPart, reasoningPart, textPart, toolCallPart } from '../../lib/parts/factories';
-
 
 describe('JsonView', () => {
   it('writes one JSON object per callback, in order, each on its own line, with the fields SPEC §9 names', () => {

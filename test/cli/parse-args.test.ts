@@ -29,11 +29,7 @@ describe('parseArgs', () => {
   });
 
   it('answers --help, -h and "help" with the help command', () => {
-    expect([parseArgs(['--help']), parseArgs(['replay', '-h']), parseArgs(['help'])]).to.deep.equal([
-      { type: 'help' },
-      { type: 'help' },
-      { type: 'help' },
-    ]);
+    expect([parseArgs(['--help']), parseArgs(['replay', '-h']), parseArgs(['help'])]).to.deep.equal([{ type: 'help' }, { type: 'help' }, { type: 'help' }]);
   });
 
   it('refuses a missing or unknown command, naming what it expected', () => {
@@ -56,12 +52,7 @@ describe('parseArgs', () => {
 
   it('refuses an unknown format, a missing format value, an unknown option and a second file', () => {
     const formats = 'auto, openai-chat, openai-responses, anthropic, gemini, ollama, bedrock-converse';
-    expect([
-      parseArgs(['replay', '--format', 'claude']),
-      parseArgs(['replay', '--format']),
-      parseArgs(['replay', '--verbose']),
-      parseArgs(['replay', 'a.sse', 'b.sse']),
-    ]).to.deep.equal([
+    expect([parseArgs(['replay', '--format', 'claude']), parseArgs(['replay', '--format']), parseArgs(['replay', '--verbose']), parseArgs(['replay', 'a.sse', 'b.sse'])]).to.deep.equal([
       { type: 'usage-error', message: `unknown format "claude": expected one of ${formats}` },
       { type: 'usage-error', message: `--format needs a value: expected one of ${formats}` },
       { type: 'usage-error', message: 'unknown option "--verbose": expected one of --format, --json, --raw, --pace, -v, --version, -h, --help' },

@@ -6,8 +6,7 @@ import { DEMO_RECORDING } from '../../lib/cli/demo-recording';
 import { USAGE } from '../../lib/cli/parse-args';
 import { jsonEvents, runCli } from './run-cli';
 
-const THINKING =
-  "The user asks whether the Pont des Arts is open this weekend and what the weather will be.\n\nI'll search for closure notices first, then ask the weather tool for Paris.";
+const THINKING = "The user asks whether the Pont des Arts is open this weekend and what the weather will be.\n\nI'll search for closure notices first, then ask the weather tool for Paris.";
 const TEXT = 'I found no closure notice for the Pont des Arts this weekend, so it should be open as usual — let me check the forecast for Paris.';
 const ARGUMENTS = '{"city": "Paris", "days": 2, "unit": "°C"}';
 /** The server-side search blocks as the API takes them back: the query assembled from its input_json_delta pieces. */
@@ -160,11 +159,7 @@ describe('partstream replay (the embedded recording)', () => {
   });
 
   it('dims the thinking on a colour terminal, and prints no escape codes with NO_COLOR or without a terminal', async () => {
-    const [tty, noColor, pipe] = await Promise.all([
-      runCli(['replay'], { isTTY: true }),
-      runCli(['replay'], { isTTY: true, env: { NO_COLOR: '1' } }),
-      runCli(['replay'], { isTTY: false }),
-    ]);
+    const [tty, noColor, pipe] = await Promise.all([runCli(['replay'], { isTTY: true }), runCli(['replay'], { isTTY: true, env: { NO_COLOR: '1' } }), runCli(['replay'], { isTTY: false })]);
     expect({
       dimThinking: tty.stdout.includes('\u001b[2;3mThe user asks whether\u001b[22;23m'),
       noColor: noColor.stdout.includes('\u001b['),
@@ -173,10 +168,7 @@ describe('partstream replay (the embedded recording)', () => {
   });
 
   it('reads the same recording from standard input with "-", in pieces that split UTF-8 characters', async () => {
-    const [embedded, stdin] = await Promise.all([
-      runCli(['replay', '--json']),
-      runCli(['replay', '-', '--json'], { stdin: pieces(DEMO_RECORDING, 7) }),
-    ]);
+    const [embedded, stdin] = await Promise.all([runCli(['replay', '--json']), runCli(['replay', '-', '--json'], { stdin: pieces(DEMO_RECORDING, 7) })]);
     expect({ status: stdin.status, stdout: stdin.stdout }).to.deep.equal({ status: 0, stdout: embedded.stdout });
   });
 
@@ -233,13 +225,20 @@ describe('partstream replay (failures and usage)', () => {
   it('marks a tool call cut off by the token limit as incomplete in the summary', async () => {
     const event = (name: string, data: unknown): string => `event: ${name}\ndata: ${JSON.stringify(data)}\n\n`;
     const body = [
-      event('message_start', { type: 'message_start', message: { id: 'msg_cut', type: 'message', role: 'assistant', model: 'claude-test', content: [], usage: { input_tokens: 5, output_tokens: 1 } } }),
+      event('message_start', {
+        type: 'message_start',
+        message: { id: 'msg_cut', type: 'message', role: 'assistant', model: 'claude-test', content: [], usage: { input_tokens: 5, output_tokens: 1 } },
+      }),
       event('content_block_start', { type: 'content_block_start', index: 0, content_block: { type: 'tool_use', id: 'toolu_cut', name: 'get_weather', input: {} } }),
       event('content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'input_json_delta', partial_json: '{"city": "Par' } }),
       event('message_delta', { type: 'message_delta', delta: { stop_reason: 'max_tokens', stop_sequence: null }, usage: { output_tokens: 9 } }),
       event('message_stop', { type: 'message_stop' }),
     ].join('');
-    const run = await runCli(['replay', '-'], { stdin: (async function* () { yield body; })() });
+    const run = await runCli(['replay', '-'], {
+      stdin: (async function* () {
+        yield body;
+      })(),
+    });
     expect({ status: run.status, line: run.stdout.split('\n').find((line) => line.startsWith('  1. ')) }).to.deep.equal({
       status: 0,
       line: '  1. tool_call   INCOMPLETE (cut off) get_weather toolu_cut {"city": "Par',

@@ -155,7 +155,10 @@ describe(`partstream replay --json over the hand-written transcripts and the rec
     for (const entry of cases) {
       const run = await entry.run(['--json', '--format', entry.format]);
       const names = new Set(jsonEvents(run.stdout).map((event) => event.event));
-      expect([...names].filter((name) => !known.includes(name)), entry.file).to.deep.equal([]);
+      expect(
+        [...names].filter((name) => !known.includes(name)),
+        entry.file,
+      ).to.deep.equal([]);
     }
   });
 });

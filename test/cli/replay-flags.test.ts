@@ -29,8 +29,7 @@ function summaryOf(stdout: string): string[] {
   return stdout.slice(stdout.indexOf('── ')).split('\n');
 }
 
-const chunk = (body: string): string =>
-  `data: {"id":"chatcmpl-1","object":"chat.completion.chunk","created":1,"model":"gpt-4o","choices":[${body}]}\n\n`;
+const chunk = (body: string): string => `data: {"id":"chatcmpl-1","object":"chat.completion.chunk","created":1,"model":"gpt-4o","choices":[${body}]}\n\n`;
 
 /** An OpenAI Chat refusal whose text holds an escape sequence, a line break and a bidi override. */
 const OPENAI_REFUSAL = [
@@ -41,11 +40,7 @@ const OPENAI_REFUSAL = [
 ].join('');
 
 /** A plain OpenAI Chat answer: two raw events read as Anthropic (`[DONE]` is framing, not an event). */
-const OPENAI_TEXT = [
-  chunk('{"index":0,"delta":{"role":"assistant","content":"Hi"},"finish_reason":null}'),
-  chunk('{"index":0,"delta":{},"finish_reason":"stop"}'),
-  'data: [DONE]\n\n',
-].join('');
+const OPENAI_TEXT = [chunk('{"index":0,"delta":{"role":"assistant","content":"Hi"},"finish_reason":null}'), chunk('{"index":0,"delta":{},"finish_reason":"stop"}'), 'data: [DONE]\n\n'].join('');
 
 const ANTHROPIC_START =
   'event: message_start\ndata: {"type":"message_start","message":{"id":"msg_1","type":"message","role":"assistant","model":"claude","content":[],"stop_reason":null,"usage":{"input_tokens":3,"output_tokens":1}}}\n\n';
@@ -107,12 +102,7 @@ describe('partstream replay --raw', () => {
   });
 
   it('exits 2 for a missing or unknown value, and for --raw with --json (which prints every raw event)', async () => {
-    const runs = await Promise.all([
-      runCli(['replay', '--raw']),
-      runCli(['replay', '--raw', 'some']),
-      runCli(['replay', '--json', '--raw', 'none']),
-      runCli(['replay', '--raw=short', '--json']),
-    ]);
+    const runs = await Promise.all([runCli(['replay', '--raw']), runCli(['replay', '--raw', 'some']), runCli(['replay', '--json', '--raw', 'none']), runCli(['replay', '--raw=short', '--json'])]);
     const usage = (message: string): unknown => ({ status: 2, stdout: '', stderr: `partstream: ${message}\n(run "partstream --help" for usage)\n` });
     const withJson = '--raw applies to the human view only: --json prints every raw event as an unmappedRawEvent line';
     expect(runs).to.deep.equal([
@@ -185,7 +175,7 @@ describe('partstream replay --raw', () => {
 });
 
 describe('partstream replay: a refusal in the summary', () => {
-  it('shows an OpenAI Chat refusal\'s text, escaped, under the finish reason', async () => {
+  it("shows an OpenAI Chat refusal's text, escaped, under the finish reason", async () => {
     const run = await replayText(OPENAI_REFUSAL, ['--raw', 'none']);
     expect({ status: run.status, summary: summaryOf(run.stdout) }).to.deep.equal({
       status: 0,
@@ -222,14 +212,24 @@ describe('partstream replay: a refusal in the summary', () => {
     const view = new HumanView({ write: (text) => out.push(text), writeError: () => undefined, style: PLAIN_STYLE, width: 80, raw: 'none' });
     view.onUnmappedRawEvent({ event: 'message_delta', data: '{"type":"message_delta","delta":{"stop_reason":"end_turn"}}' });
     view.onCompleteResponse(chatResponse(aiMessage([textPart('Hi')]), responseMetadata({ finishReason: 'CONTENT_FILTER' })));
-    expect(out.join('').split('\n').filter((line) => line.startsWith('refusal'))).to.deep.equal([]);
+    expect(
+      out
+        .join('')
+        .split('\n')
+        .filter((line) => line.startsWith('refusal')),
+    ).to.deep.equal([]);
   });
 
   it('cuts a refusal longer than 1000 characters, saying how long it was', () => {
     const out: string[] = [];
     const view = new HumanView({ write: (text) => out.push(text), writeError: () => undefined, style: PLAIN_STYLE, width: 80 });
     view.onCompleteResponse(chatResponse(aiMessage([], { refusal: 'n'.repeat(5000) }), responseMetadata({ finishReason: 'CONTENT_FILTER' })));
-    expect(out.join('').split('\n').filter((line) => line.startsWith('refusal'))).to.deep.equal([`refusal: "${'n'.repeat(1000)}"… (5000 characters)`]);
+    expect(
+      out
+        .join('')
+        .split('\n')
+        .filter((line) => line.startsWith('refusal')),
+    ).to.deep.equal([`refusal: "${'n'.repeat(1000)}"… (5000 characters)`]);
   });
 
   it('shows the recorded refusals: OpenAI Chat refusal-logprobs and Anthropic refusal-no-content', async function () {
@@ -261,10 +261,7 @@ describe('partstream replay: colour', () => {
 
   it('colours piped output with FORCE_COLOR=1 and a terminal not at all with FORCE_COLOR=0, stream text still escaped', async () => {
     const hostile = DEMO_RECORDING.replace('"I found no"', '"I found\\u001b[2J no"');
-    const [forced, off] = await Promise.all([
-      replayText(hostile, [], { FORCE_COLOR: '1', NO_COLOR: '1' }),
-      runCli(['replay'], { isTTY: true, env: { FORCE_COLOR: '0' } }),
-    ]);
+    const [forced, off] = await Promise.all([replayText(hostile, [], { FORCE_COLOR: '1', NO_COLOR: '1' }), runCli(['replay'], { isTTY: true, env: { FORCE_COLOR: '0' } })]);
     expect({
       dimThinking: forced.stdout.includes('\u001b[2;3mThe user asks whether\u001b[22;23m'),
       textEscaped: forced.stdout.includes('I found\\x1b[2J no'),
@@ -284,11 +281,7 @@ describe('partstream replay: a wrong --format', () => {
   });
 
   it('names Gemini, Ollama and Anthropic recordings read as another format', async () => {
-    const runs = await Promise.all([
-      replayText(GEMINI_TEXT, ['--format', 'openai-chat']),
-      replayText(OLLAMA_TEXT, ['--format', 'gemini']),
-      replayText(DEMO_RECORDING, ['--format', 'ollama']),
-    ]);
+    const runs = await Promise.all([replayText(GEMINI_TEXT, ['--format', 'openai-chat']), replayText(OLLAMA_TEXT, ['--format', 'gemini']), replayText(DEMO_RECORDING, ['--format', 'ollama'])]);
     expect(runs.map((run) => [run.status, run.stderr])).to.deep.equal([
       [1, `partstream: stream error: The stream ended before data: [DONE] or a finish chunk${hint('gemini', 'a Gemini streamGenerateContent stream')}\n`],
       [
@@ -312,9 +305,19 @@ describe('partstream replay: a wrong --format', () => {
     const head = new StreamHead(10);
     const passed: (Uint8Array | string)[] = [];
     const chunks = ['data: {"c', new TextEncoder().encode('hoices":[]}\n\n')];
-    for await (const piece of head.pass((async function* () { yield* chunks; })())) passed.push(piece);
+    for await (const piece of head.pass(
+      (async function* () {
+        yield* chunks;
+      })(),
+    ))
+      passed.push(piece);
     const small = new StreamHead();
-    for await (const piece of small.pass((async function* () { yield OPENAI_TEXT; })())) void piece;
+    for await (const piece of small.pass(
+      (async function* () {
+        yield OPENAI_TEXT;
+      })(),
+    ))
+      void piece;
     expect({ passed, head: head.read(), hint: formatHint(small, 'anthropic'), none: formatHint(head, 'anthropic') }).to.deep.equal({
       passed: chunks,
       head: { text: 'data: {"ch', whole: false },

@@ -34,12 +34,7 @@ async function timedReplay(argv: readonly string[], recording: string, io: { isT
 describe('partstream replay --pace', () => {
   describe('parseArgs', () => {
     it('reads --pace MS and --pace=MS, and leaves the pace out when it is not given', () => {
-      expect([
-        parseArgs(['replay', '--pace', '25']),
-        parseArgs(['replay', 'rec.sse', '--pace=0', '--json']),
-        parseArgs(['replay', `--pace=${MAX_PACE_MS}`]),
-        parseArgs(['replay']),
-      ]).to.deep.equal([
+      expect([parseArgs(['replay', '--pace', '25']), parseArgs(['replay', 'rec.sse', '--pace=0', '--json']), parseArgs(['replay', `--pace=${MAX_PACE_MS}`]), parseArgs(['replay'])]).to.deep.equal([
         { type: 'replay', file: null, format: 'auto', json: false, pace: 25 },
         { type: 'replay', file: 'rec.sse', format: 'auto', json: true, pace: 0 },
         { type: 'replay', file: null, format: 'auto', json: false, pace: MAX_PACE_MS },

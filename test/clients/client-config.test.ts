@@ -109,7 +109,8 @@ describe('HTTP clients: base URLs, keys and environment variables as the officia
     });
 
     it('rejects with a TypeError for baseURL and baseUrl together, and for a baseURL or host that is not a string', async () => {
-      await expectRejection(() => streamAnthropic({ model: 'm', max_tokens: 1, messages: [] }, recordingHandler(), { baseURL: 'http://a.test', baseUrl: 'http://a.test/v1' }), 
+      await expectRejection(
+        () => streamAnthropic({ model: 'm', max_tokens: 1, messages: [] }, recordingHandler(), { baseURL: 'http://a.test', baseUrl: 'http://a.test/v1' }),
         TypeError,
         'Expected baseURL or the deprecated baseUrl, got both: pass baseURL alone',
       );
@@ -248,7 +249,10 @@ describe('HTTP clients: base URLs, keys and environment variables as the officia
         expect(read).to.equal(undefined);
         expect((await keyed).status).to.equal('completed');
         // The variable set in the (hidden) environment is not read: the key is missing.
-        const refused = await keyless.then(() => null, (error: unknown) => error);
+        const refused = await keyless.then(
+          () => null,
+          (error: unknown) => error,
+        );
         expect(refused).to.be.instanceOf(TypeError);
         expect(sent.map((request) => request.headers.authorization)).to.deep.equal(['Bearer sk-given-0000']);
       });

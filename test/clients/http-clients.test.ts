@@ -232,7 +232,11 @@ describe('HTTP clients over a loopback socket', () => {
 
     it('fails a stalled stream after the idle timeout and closes the socket', async () => {
       const body = TRANSCRIPTS.anthropic;
-      const { handler, outcome, server } = await overHttp('anthropic', { body, sendBytes: Buffer.byteLength(body.slice(0, body.indexOf('event: content_block_stop'))), fault: 'stall' }, { idleTimeoutMs: 150 });
+      const { handler, outcome, server } = await overHttp(
+        'anthropic',
+        { body, sendBytes: Buffer.byteLength(body.slice(0, body.indexOf('event: content_block_stop'))), fault: 'stall' },
+        { idleTimeoutMs: 150 },
+      );
       expect(errorsOf(handler)).to.deep.equal([{ on: 'error', name: 'StreamError', kind: 'timeout', message: 'No data arrived for 150 ms (idleTimeoutMs)' }]);
       expect(partialOf(outcome).aiMessage.text).to.equal('Hello from Köln ☕');
       expect(server.requests[0]?.closedByClient).to.equal(true);

@@ -111,7 +111,7 @@ describe('HTTP clients: a missing API key is refused before anything is sent, as
     expect(server.requests.length - before).to.equal(0);
   });
 
-  it('sends no key, on purpose, for apiKey: \'\' (a server that takes none), even when the variable is set', async () => {
+  it("sends no key, on purpose, for apiKey: '' (a server that takes none), even when the variable is set", async () => {
     await withEnv({ OPENAI_API_KEY: 'sk-env-openai-06', ANTHROPIC_API_KEY: 'sk-env-anthropic-07' }, async () => {
       const before = server.requests.length;
       for (const format of ['openai-chat', 'anthropic'] as const) expect(((await call(format, { apiKey: '' })) as { status: string }).status).to.equal('completed');

@@ -28,8 +28,7 @@ function diagnosticsOf(text: string): readonly ts.Diagnostic[] {
   const options = compilerOptions();
   const host = ts.createCompilerHost(options);
   const getSourceFile = host.getSourceFile.bind(host);
-  host.getSourceFile = (name, language, onError, create) =>
-    path.resolve(name) === file ? ts.createSourceFile(name, text, language) : getSourceFile(name, language, onError, create);
+  host.getSourceFile = (name, language, onError, create) => (path.resolve(name) === file ? ts.createSourceFile(name, text, language) : getSourceFile(name, language, onError, create));
   const program = ts.createProgram([file], options, host);
   const source = program.getSourceFile(file) as ts.SourceFile;
   return [...program.getSyntacticDiagnostics(source), ...program.getSemanticDiagnostics(source)];
@@ -57,7 +56,7 @@ describe('HTTP client request types (compiled with the TypeScript API)', functio
     expect(expected.map((entry) => entry.text)).to.include.members([
       'max_tokenz is not a field (did you mean max_tokens?)',
       'temperature is a number',
-      'stream is the client\'s',
+      "stream is the client's",
       "Ollama's option is host, not baseURL",
     ]);
     expect(expected.length).to.be.at.least(15);

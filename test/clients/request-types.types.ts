@@ -142,8 +142,25 @@ export function messageLiterals(): void {
       model: 'gpt-4.1',
       messages: [
         { role: 'developer', content: [{ type: 'text', text: 'Be brief.' }] },
-        { role: 'user', name: 'ann', content: [{ type: 'text', text: 'Hi' }, { type: 'image_url', image_url: { url: 'https://x.test/a.png', detail: 'low' } }, { type: 'input_audio', input_audio: { data: 'AAAA', format: 'wav' } }, { type: 'file', file: { file_id: 'file-1' } }] },
-        { role: 'assistant', content: null, refusal: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'f', arguments: '{}' } }, { id: 'call_2', type: 'custom', custom: { name: 'g', input: 'x' } }] },
+        {
+          role: 'user',
+          name: 'ann',
+          content: [
+            { type: 'text', text: 'Hi' },
+            { type: 'image_url', image_url: { url: 'https://x.test/a.png', detail: 'low' } },
+            { type: 'input_audio', input_audio: { data: 'AAAA', format: 'wav' } },
+            { type: 'file', file: { file_id: 'file-1' } },
+          ],
+        },
+        {
+          role: 'assistant',
+          content: null,
+          refusal: null,
+          tool_calls: [
+            { id: 'call_1', type: 'function', function: { name: 'f', arguments: '{}' } },
+            { id: 'call_2', type: 'custom', custom: { name: 'g', input: 'x' } },
+          ],
+        },
         { role: 'tool', tool_call_id: 'call_1', content: [{ type: 'text', text: '42' }] },
         { role: 'function', name: 'f', content: '42' },
         { role: 'assistant', content: 'ok', reasoning_details: [{ type: 'reasoning.text', text: 'hmm' }] },
@@ -156,7 +173,14 @@ export function messageLiterals(): void {
       model: 'o4-mini',
       input: [
         { role: 'developer', content: 'Be brief.' },
-        { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'Hi' }, { type: 'input_image', image_url: 'https://x.test/a.png', detail: 'high' }] },
+        {
+          type: 'message',
+          role: 'user',
+          content: [
+            { type: 'input_text', text: 'Hi' },
+            { type: 'input_image', image_url: 'https://x.test/a.png', detail: 'high' },
+          ],
+        },
         { type: 'function_call', call_id: 'call_1', name: 'f', arguments: '{}' },
         { type: 'function_call_output', call_id: 'call_1', output: '42' },
         { type: 'mcp_approval_response', approval_request_id: 'mcpr_1', approve: true },
@@ -171,8 +195,20 @@ export function messageLiterals(): void {
       model: 'claude-sonnet-4-5',
       max_tokens: 5,
       messages: [
-        { role: 'user', content: [{ type: 'document', source: { type: 'text', media_type: 'text/plain', data: 'x' }, cache_control: { type: 'ephemeral' } }, { type: 'search_result', source: 's', title: 't', content: [] }] },
-        { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_1', name: 'f', input: {} }, { type: 'mcp_tool_use', id: 'mcptoolu_1', name: 'g', server_name: 's', input: {} }] },
+        {
+          role: 'user',
+          content: [
+            { type: 'document', source: { type: 'text', media_type: 'text/plain', data: 'x' }, cache_control: { type: 'ephemeral' } },
+            { type: 'search_result', source: 's', title: 't', content: [] },
+          ],
+        },
+        {
+          role: 'assistant',
+          content: [
+            { type: 'tool_use', id: 'toolu_1', name: 'f', input: {} },
+            { type: 'mcp_tool_use', id: 'mcptoolu_1', name: 'g', server_name: 's', input: {} },
+          ],
+        },
         { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: '42', is_error: false, cache_control: { type: 'ephemeral' } }] },
       ],
     },

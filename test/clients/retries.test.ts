@@ -4,9 +4,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { consumeStream } from '../../lib/driver/consume-stream';
 import { streamAnthropic, streamOpenAIChat } from '../../lib/clients/http-clients';
-import {
-  DEFAULT_MAX_RETRIES, isRetryableResponse, MAX_RETRY_AFTER_MS, MAX_RETRY_DELAY_MS, retryDelayMs,
-} from '../../lib/clients/retry';
+import { DEFAULT_MAX_RETRIES, isRetryableResponse, MAX_RETRY_AFTER_MS, MAX_RETRY_DELAY_MS, retryDelayMs } from '../../lib/clients/retry';
 import { sleep } from '../../lib/transport/sleep';
 import type { HttpStreamOutcome } from '../../lib/clients/stream-http';
 import type { StreamError } from '../../lib/handler/stream-error';
@@ -115,8 +113,16 @@ describe('HTTP client retries (maxRetries)', function () {
 
     it('caps what a hostile server asks for at 60 s, and takes a past date or a negative wait as none', () => {
       const now = Date.parse('2025-01-01T00:00:00Z');
-      for (const init of <Record<string, string>[]>[{ 'retry-after': '999999999' }, { 'retry-after-ms': '1e400' }, { 'retry-after-ms': 'Infinity' }, { 'retry-after': 'Fri, 01 Jan 2100 00:00:00 GMT' }]) {
-        expect(retryDelayMs(headers(init), 0, () => 0, now), JSON.stringify(init)).to.equal(MAX_RETRY_AFTER_MS);
+      for (const init of <Record<string, string>[]>[
+        { 'retry-after': '999999999' },
+        { 'retry-after-ms': '1e400' },
+        { 'retry-after-ms': 'Infinity' },
+        { 'retry-after': 'Fri, 01 Jan 2100 00:00:00 GMT' },
+      ]) {
+        expect(
+          retryDelayMs(headers(init), 0, () => 0, now),
+          JSON.stringify(init),
+        ).to.equal(MAX_RETRY_AFTER_MS);
       }
       expect(MAX_RETRY_AFTER_MS).to.equal(60_000);
       expect(retryDelayMs(headers({ 'retry-after': 'Tue, 31 Dec 2024 23:00:00 GMT' }), 0, () => 0, now)).to.equal(0);
@@ -125,7 +131,10 @@ describe('HTTP client retries (maxRetries)', function () {
 
     it('falls back to the backoff when the header is not a number nor a date', () => {
       for (const init of <Record<string, string>[]>[{ 'retry-after': 'soon' }, { 'retry-after-ms': 'NaN' }, { 'retry-after': '' }]) {
-        expect(retryDelayMs(headers(init), 1, () => 0), JSON.stringify(init)).to.equal(1000);
+        expect(
+          retryDelayMs(headers(init), 1, () => 0),
+          JSON.stringify(init),
+        ).to.equal(1000);
       }
     });
   });
@@ -305,7 +314,11 @@ describe('HTTP client retries (maxRetries)', function () {
 
     it('rejects with a TypeError for a maxRetries that is not a whole number of at least 0', async () => {
       for (const bad of [-1, 1.5, '2', Infinity]) {
-        await expectRejection(() => streamOpenAIChat({ model: 'm', messages: [] }, recordingHandler(), { maxRetries: bad as never }), TypeError, 'Expected maxRetries to be a whole number of at least 0');
+        await expectRejection(
+          () => streamOpenAIChat({ model: 'm', messages: [] }, recordingHandler(), { maxRetries: bad as never }),
+          TypeError,
+          'Expected maxRetries to be a whole number of at least 0',
+        );
       }
     });
   });

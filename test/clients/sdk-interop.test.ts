@@ -56,7 +56,8 @@ describe('official SDKs into consumeStream', function () {
         const client = new OpenAI({ apiKey: KEY, baseURL: `${server.url}/v1`, maxRetries: 0 });
         const stream = await client.chat.completions.create({ model: 'gpt-test', messages: [], stream: true });
         try {
-          await expectRejection(() => consumeStream(stream as never, recordingHandler(), { format: 'openai-chat' }),
+          await expectRejection(
+            () => consumeStream(stream as never, recordingHandler(), { format: 'openai-chat' }),
             TypeError,
             "Expected the raw bytes of a stream, got an SDK's parsed stream (an async iterable of event objects): pass the raw response instead, e.g. `await client.chat.completions.create({ ..., stream: true }).asResponse()`",
           );
@@ -118,7 +119,11 @@ describe('official SDKs into consumeStream', function () {
         helper.on('error', () => undefined);
         try {
           for (const parsed of [stream, helper]) {
-            await expectRejection(() => consumeStream(parsed as never, recordingHandler(), { format: 'anthropic' }), TypeError, "got an SDK's parsed stream (an async iterable of event objects): pass the raw response instead");
+            await expectRejection(
+              () => consumeStream(parsed as never, recordingHandler(), { format: 'anthropic' }),
+              TypeError,
+              "got an SDK's parsed stream (an async iterable of event objects): pass the raw response instead",
+            );
           }
         } finally {
           stream.controller.abort();

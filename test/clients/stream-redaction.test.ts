@@ -27,13 +27,7 @@ describe('secretRedaction', () => {
     });
     const copy = redact().error(error) as StreamError;
     expect(StreamError.isInstance(copy)).to.equal(true);
-    expect([copy.kind, copy.status, copy.message, copy.code, copy.frame]).to.deep.equal([
-      'provider',
-      401,
-      'bad key [redacted]',
-      'code-[redacted]',
-      'data: {"error":{"message":"bad key [redacted]"}}',
-    ]);
+    expect([copy.kind, copy.status, copy.message, copy.code, copy.frame]).to.deep.equal(['provider', 401, 'bad key [redacted]', 'code-[redacted]', 'data: {"error":{"message":"bad key [redacted]"}}']);
     expect(copy.body).to.deep.equal({ error: { message: 'bad key [redacted]', '[redacted]': [1, '[redacted]!'] } });
     expect((copy.cause as Error).message).to.equal('socket said [redacted]');
     for (const text of [inspect(copy, { depth: Infinity }), JSON.stringify(copy), String(copy.stack)]) expect(text).not.to.include('SENTINEL');

@@ -29,9 +29,7 @@ describe('MessageAggregator', () => {
   describe('indexed slots', () => {
     it('aggregates the seed example into reasoning "Think more.", text "Hello" and the tool call, in that order', () => {
       const indexer = new StreamingPartIndexer();
-      const stamped = [reasoningPart('Think '), reasoningPart('more.'), textPart('Hel'), textPart('lo'), call('c1')].map((p) =>
-        indexer.stamp(p),
-      );
+      const stamped = [reasoningPart('Think '), reasoningPart('more.'), textPart('Hel'), textPart('lo'), call('c1')].map((p) => indexer.stamp(p));
       expect(aggregate(stamped.map((part) => ({ parts: [part] })))).to.deep.equal({
         ...empty,
         parts: [reasoningPart('Think more.'), textPart('Hello'), call('c1')],
@@ -39,11 +37,7 @@ describe('MessageAggregator', () => {
     });
 
     it('appends reasoning text and summary, each staying null until a delta carries one', () => {
-      const parts = partsOf([
-        partial(reasoningPart(null, { summary: 'Sum' }), 0),
-        partial(reasoningPart('A', { summary: null }), 0),
-        partial(reasoningPart('B', { summary: 'mary' }), 0),
-      ]);
+      const parts = partsOf([partial(reasoningPart(null, { summary: 'Sum' }), 0), partial(reasoningPart('A', { summary: null }), 0), partial(reasoningPart('B', { summary: 'mary' }), 0)]);
       expect(parts).to.deep.equal([reasoningPart('AB', { summary: 'Summary' })]);
     });
 
@@ -76,11 +70,7 @@ describe('MessageAggregator', () => {
     });
 
     it('takes the attributes of the last part of the slot, streaming attributes stripped', () => {
-      const parts = partsOf([
-        partial(textPart('a', { attributes: { itemId: 'msg_1', first: 'y' } }), 0),
-        partial(textPart('b', { attributes: { itemId: 'msg_2' } }), 0),
-        complete(call('c1'), 1),
-      ]);
+      const parts = partsOf([partial(textPart('a', { attributes: { itemId: 'msg_1', first: 'y' } }), 0), partial(textPart('b', { attributes: { itemId: 'msg_2' } }), 0), complete(call('c1'), 1)]);
       expect(parts).to.deep.equal([textPart('ab', { attributes: { itemId: 'msg_2' } }), call('c1')]);
     });
 
@@ -90,10 +80,7 @@ describe('MessageAggregator', () => {
     });
 
     it('merges several parts of one chunk', () => {
-      const result = aggregate([
-        { parts: [partial(reasoningPart('r'), 0), partial(textPart('a'), 1)] },
-        { parts: [partial(textPart('b'), 1), complete(call('c1'), 2)] },
-      ]);
+      const result = aggregate([{ parts: [partial(reasoningPart('r'), 0), partial(textPart('a'), 1)] }, { parts: [partial(textPart('b'), 1), complete(call('c1'), 2)] }]);
       expect(result.parts).to.deep.equal([reasoningPart('r'), textPart('ab'), call('c1')]);
     });
 
@@ -196,10 +183,7 @@ describe('MessageAggregator', () => {
     });
 
     it('with an id, never splits on a backwards index', () => {
-      expect(partsOf([partial(textPart('a'), 1), partial(reasoningPart('r'), 0), partial(textPart('b'), 1)], 'r1')).to.deep.equal([
-        reasoningPart('r'),
-        textPart('ab'),
-      ]);
+      expect(partsOf([partial(textPart('a'), 1), partial(reasoningPart('r'), 0), partial(textPart('b'), 1)], 'r1')).to.deep.equal([reasoningPart('r'), textPart('ab')]);
     });
 
     it('without an id, starts a group when the index goes below the highest index', () => {
@@ -208,10 +192,7 @@ describe('MessageAggregator', () => {
     });
 
     it('without an id, continues the group when the index stays at the highest index', () => {
-      expect(partsOf([partial(reasoningPart('r'), 0), partial(textPart('a'), 1), partial(textPart('b'), 1)])).to.deep.equal([
-        reasoningPart('r'),
-        textPart('ab'),
-      ]);
+      expect(partsOf([partial(reasoningPart('r'), 0), partial(textPart('a'), 1), partial(textPart('b'), 1)])).to.deep.equal([reasoningPart('r'), textPart('ab')]);
     });
 
     it('without an id, starts a group when the slot already holds a complete part', () => {
@@ -228,11 +209,7 @@ describe('MessageAggregator', () => {
     });
 
     it('without an id, starts a group when the last group has an id', () => {
-      const result = aggregate([
-        { id: 'r1', parts: [partial(textPart('with id'), 0)] },
-        { parts: [partial(textPart('without'), 0)] },
-        { parts: [partial(textPart(' id'), 0)] },
-      ]);
+      const result = aggregate([{ id: 'r1', parts: [partial(textPart('with id'), 0)] }, { parts: [partial(textPart('without'), 0)] }, { parts: [partial(textPart(' id'), 0)] }]);
       expect(result.parts).to.deep.equal([textPart('with id'), textPart('without id')]);
     });
 
@@ -262,25 +239,11 @@ describe('MessageAggregator', () => {
     });
 
     it('orders the result: indexed slots, carried parts, the text, then the unindexed tool calls', () => {
-      const parts = partsOf([
-        call('u1'),
-        textPart('plain '),
-        reasoningPart('carried'),
-        partial(textPart('indexed'), 1),
-        textPart('text'),
-        partial(reasoningPart('first'), 0),
-        call('u2'),
-        unknownPart('p', 'k', '{}'),
-      ], 'r1');
-      expect(parts).to.deep.equal([
-        reasoningPart('first'),
-        textPart('indexed'),
-        reasoningPart('carried'),
-        unknownPart('p', 'k', '{}'),
-        textPart('plain text'),
-        call('u1'),
-        call('u2'),
-      ]);
+      const parts = partsOf(
+        [call('u1'), textPart('plain '), reasoningPart('carried'), partial(textPart('indexed'), 1), textPart('text'), partial(reasoningPart('first'), 0), call('u2'), unknownPart('p', 'k', '{}')],
+        'r1',
+      );
+      expect(parts).to.deep.equal([reasoningPart('first'), textPart('indexed'), reasoningPart('carried'), unknownPart('p', 'k', '{}'), textPart('plain text'), call('u1'), call('u2')]);
     });
 
     it('drops empty unindexed text when something was indexed', () => {
@@ -310,12 +273,7 @@ describe('MessageAggregator', () => {
   });
 
   describe('usage and metadata', () => {
-    const usage = (
-      input: number | null,
-      output: number | null,
-      total: number | null,
-      [cacheRead, cacheWrite, reasoning]: ReadonlyArray<number | null> = [null, null, null],
-    ) => ({
+    const usage = (input: number | null, output: number | null, total: number | null, [cacheRead, cacheWrite, reasoning]: ReadonlyArray<number | null> = [null, null, null]) => ({
       inputTokenCount: input,
       outputTokenCount: output,
       totalTokenCount: total,
@@ -408,10 +366,7 @@ describe('MessageAggregator', () => {
     });
 
     it('rejects a null part naming its position', () => {
-      expect(() => new MessageAggregator().add({ parts: [textPart('a'), null as never] })).to.throw(
-        TypeError,
-        'Expected chunk.parts[1] to be a message part, got null',
-      );
+      expect(() => new MessageAggregator().add({ parts: [textPart('a'), null as never] })).to.throw(TypeError, 'Expected chunk.parts[1] to be a message part, got null');
     });
 
     it('rejects a non-string text naming the field', () => {
@@ -421,20 +376,14 @@ describe('MessageAggregator', () => {
 
     it('rejects non-string tool-call arguments naming the field', () => {
       const bad = { ...call('c1'), toolCall: { id: 'c1', type: null, name: 'f', arguments: {} } } as unknown as MessagePart;
-      expect(() => new MessageAggregator().add({ parts: [bad] })).to.throw(
-        TypeError,
-        'Expected chunk.parts[0].toolCall.arguments to be a string, got an object',
-      );
+      expect(() => new MessageAggregator().add({ parts: [bad] })).to.throw(TypeError, 'Expected chunk.parts[0].toolCall.arguments to be a string, got an object');
     });
 
     it('rejects bad metadata naming the field', () => {
       const aggregator = new MessageAggregator();
       expect(() => aggregator.add({ parts: [], id: 5 as never })).to.throw(TypeError, 'Expected chunk.id to be a string or null, got number 5');
       expect(() => aggregator.add({ parts: [], finishReason: 'stop' as never })).to.throw(TypeError, /Expected chunk.finishReason to be 'STOP'/);
-      expect(() => aggregator.add({ parts: [], usage: { inputTokenCount: '3' } as never })).to.throw(
-        TypeError,
-        'Expected chunk.usage.inputTokenCount to be a number or null, got string "3"',
-      );
+      expect(() => aggregator.add({ parts: [], usage: { inputTokenCount: '3' } as never })).to.throw(TypeError, 'Expected chunk.usage.inputTokenCount to be a number or null, got string "3"');
     });
 
     it('leaves the aggregate untouched when it rejects a chunk', () => {

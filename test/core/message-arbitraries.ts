@@ -64,15 +64,10 @@ function split(gen: fc.GeneratorValue, text: string): string[] {
 
 function steps(gen: fc.GeneratorValue, item: Item): Step[] {
   if (item.kind === 'tool_call') {
-    const deltas: Step[] = item.streamed
-      ? split(gen, item.args).map((piece) => ({ op: 'delta', part: toolCallPart({ id: item.id, name: item.name, arguments: piece }) }))
-      : [];
+    const deltas: Step[] = item.streamed ? split(gen, item.args).map((piece) => ({ op: 'delta', part: toolCallPart({ id: item.id, name: item.name, arguments: piece }) })) : [];
     return [...deltas, { op: 'stamp', part: expectedPart(item) }];
   }
-  const make =
-    item.kind === 'text'
-      ? (text: string, payload: OpaquePayload | null) => textPart(text, { payload })
-      : (text: string, payload: OpaquePayload | null) => reasoningPart(text, { payload });
+  const make = item.kind === 'text' ? (text: string, payload: OpaquePayload | null) => textPart(text, { payload }) : (text: string, payload: OpaquePayload | null) => reasoningPart(text, { payload });
   const pieces = split(gen, item.text);
   const result: Step[] = pieces.map((piece) => ({ op: 'stamp', part: make(piece, null) }));
   if (item.payload !== null) {

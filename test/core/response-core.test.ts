@@ -56,7 +56,9 @@ describe('ResponseCore', () => {
     core.delta('text', 'x', null);
     core.completeToolCall(0, { id: 'c', name: 'g', arguments: '{}' });
     core.delta('text', 'y', null);
-    expect(core.response().aiMessage.parts.map((part) => [part.type, part.type === 'tool_call' ? part.toolCall.name : part.type === 'text' || part.type === 'reasoning' ? part.text : null])).to.deep.equal([
+    expect(
+      core.response().aiMessage.parts.map((part) => [part.type, part.type === 'tool_call' ? part.toolCall.name : part.type === 'text' || part.type === 'reasoning' ? part.text : null]),
+    ).to.deep.equal([
       ['reasoning', 'a'],
       ['reasoning', 'b'],
       ['text', 'x'],

@@ -32,11 +32,7 @@ describe('StreamingPartIndexer → MessageAggregator (properties)', () => {
   it('(b) keeps two interleaved responses apart, as two groups in first-seen order', () => {
     const interleaving = fc
       .tuple(streamedMessageArb('resp_a', 'a_'), streamedMessageArb('resp_b', 'b_'))
-      .chain(([a, b]) =>
-        fc
-          .shuffledSubarray([...a.chunks.map(() => 'a'), ...b.chunks.map(() => 'b')], { minLength: a.chunks.length + b.chunks.length })
-          .map((order) => ({ a, b, order })),
-      );
+      .chain(([a, b]) => fc.shuffledSubarray([...a.chunks.map(() => 'a'), ...b.chunks.map(() => 'b')], { minLength: a.chunks.length + b.chunks.length }).map((order) => ({ a, b, order })));
     fc.assert(
       fc.property(interleaving, ({ a, b, order }) => {
         const queues = { a: [...a.chunks], b: [...b.chunks] };

@@ -26,7 +26,10 @@ describe('StringPieces', () => {
   });
 
   it('equals plain concatenation for any appends and reads, in any order (property)', () => {
-    const step = fc.oneof(fc.string({ maxLength: 4 }).map((text) => ({ text })), fc.constant({ read: true as const }));
+    const step = fc.oneof(
+      fc.string({ maxLength: 4 }).map((text) => ({ text })),
+      fc.constant({ read: true as const }),
+    );
     fc.assert(
       fc.property(fc.string({ maxLength: 3 }), fc.array(step, { maxLength: 300 }), (first, steps) => {
         const pieces = new StringPieces(first);

@@ -86,11 +86,20 @@ function recorder(hooks: Partial<StreamingChatResponseHandler> = {}): StreamingC
   };
 }
 
-describe('consumeStream with a provider author\'s adapter', () => {
+describe("consumeStream with a provider author's adapter", () => {
   it('maps SSE events and surfaces the unmapped ones raw, once each', async () => {
     const mapper = new ScriptMapper();
     const user = recorder();
-    const outcome = await consumeStream(sse([['text', 'Hi'], ['ping', '{}'], ['text', ' there'], ['done', '.']]), user, { format: 'sse', adapter: () => mapper });
+    const outcome = await consumeStream(
+      sse([
+        ['text', 'Hi'],
+        ['ping', '{}'],
+        ['text', ' there'],
+        ['done', '.'],
+      ]),
+      user,
+      { format: 'sse', adapter: () => mapper },
+    );
     expect(user.lines).to.deep.equal(['text Hi', 'raw {"event":"ping","data":"{}"}', 'text  there', 'complete Hi there']);
     expect(outcome.status).to.equal('completed');
     // A terminal callback delivered while mapping: map is not called again, end is never called.
@@ -99,7 +108,15 @@ describe('consumeStream with a provider author\'s adapter', () => {
 
   it('surfaces a partly mapped event (surfaceRaw) raw too, exactly once, after its callbacks', async () => {
     const user = recorder();
-    await consumeStream(sse([['text', 'a+raw'], ['text', 'b'], ['done', '.']]), user, { format: 'sse', adapter: () => new ScriptMapper() });
+    await consumeStream(
+      sse([
+        ['text', 'a+raw'],
+        ['text', 'b'],
+        ['done', '.'],
+      ]),
+      user,
+      { format: 'sse', adapter: () => new ScriptMapper() },
+    );
     expect(user.lines).to.deep.equal(['text a', 'raw {"event":"text","data":"a+raw"}', 'text b', 'complete ab']);
   });
 
@@ -129,7 +146,15 @@ describe('consumeStream with a provider author\'s adapter', () => {
   it('calls end once, after the event map said was the last; the body after it is not read', async () => {
     const mapper = new ScriptMapper();
     const user = recorder();
-    await consumeStream(sse([['text', 'a'], ['stop', '.'], ['text', 'late']]), user, { format: 'sse', adapter: () => mapper });
+    await consumeStream(
+      sse([
+        ['text', 'a'],
+        ['stop', '.'],
+        ['text', 'late'],
+      ]),
+      user,
+      { format: 'sse', adapter: () => mapper },
+    );
     expect(mapper.log).to.deep.equal(['map text', 'map stop', 'end false']);
     expect(user.lines).to.deep.equal(['text a', 'raw {"event":"stop","data":"."}', 'complete a']);
   });
@@ -143,7 +168,15 @@ describe('consumeStream with a provider author\'s adapter', () => {
 
     const failing = new ScriptMapper();
     const second = recorder();
-    await consumeStream(sse([['fail', 'overloaded'], ['text', 'late'], ['done', '.']]), second, { format: 'sse', adapter: () => failing });
+    await consumeStream(
+      sse([
+        ['fail', 'overloaded'],
+        ['text', 'late'],
+        ['done', '.'],
+      ]),
+      second,
+      { format: 'sse', adapter: () => failing },
+    );
     expect(second.lines).to.deep.equal(['error StreamError provider']);
     expect(failing.log).to.deep.equal(['map fail']);
   });
@@ -152,7 +185,16 @@ describe('consumeStream with a provider author\'s adapter', () => {
     const mapper = new ScriptMapper();
     const user = recorder({ onPartialToolCall: (_partial, context) => context.streamingHandle.cancel() });
     // One chunk: the events after the cancel are already decoded, and still never mapped.
-    const body = sse([['text', 'Look'], ['args', '0 f {"a":'], ['args', '0 f 1}'], ['call', '0 f {"a":1}'], ['done', '.']], true);
+    const body = sse(
+      [
+        ['text', 'Look'],
+        ['args', '0 f {"a":'],
+        ['args', '0 f 1}'],
+        ['call', '0 f {"a":1}'],
+        ['done', '.'],
+      ],
+      true,
+    );
     const outcome = await consumeStream(body, user, {
       format: 'sse',
       adapter: () => mapper,
@@ -177,15 +219,17 @@ describe('consumeStream with a provider author\'s adapter', () => {
         return undefined;
       },
     });
-    const outcome = await consumeStream(sse([['text', 'a'], ['text', 'b'], ['text', 'c'], ['done', '.']]), user, { format: 'sse', adapter: () => new ScriptMapper() });
-    expect(user.lines).to.deep.equal([
-      'text a',
-      'error HandlerCallbackError onPartialResponse',
-      'text b',
-      'error HandlerCallbackError onPartialResponse',
-      'text c',
-      'complete abc',
-    ]);
+    const outcome = await consumeStream(
+      sse([
+        ['text', 'a'],
+        ['text', 'b'],
+        ['text', 'c'],
+        ['done', '.'],
+      ]),
+      user,
+      { format: 'sse', adapter: () => new ScriptMapper() },
+    );
+    expect(user.lines).to.deep.equal(['text a', 'error HandlerCallbackError onPartialResponse', 'text b', 'error HandlerCallbackError onPartialResponse', 'text c', 'complete abc']);
     expect(outcome.status).to.equal('completed');
   });
 
@@ -195,7 +239,15 @@ describe('consumeStream with a provider author\'s adapter', () => {
         throw new Error('boom');
       },
     });
-    const outcome = await consumeStream(sse([['text', 'a'], ['done', '.'], ['text', 'late']]), user, { format: 'sse', adapter: () => new ScriptMapper() });
+    const outcome = await consumeStream(
+      sse([
+        ['text', 'a'],
+        ['done', '.'],
+        ['text', 'late'],
+      ]),
+      user,
+      { format: 'sse', adapter: () => new ScriptMapper() },
+    );
     expect(user.lines).to.deep.equal(['text a', 'complete a', 'error HandlerCallbackError onCompleteResponse']);
     expect(outcome.status).to.equal('completed');
   });
@@ -211,7 +263,14 @@ describe('consumeStream with a provider author\'s adapter', () => {
       },
     });
     const user = recorder();
-    const outcome = await consumeStream(sse([['text', 'a'], ['text', 'b']]), user, { format: 'sse', adapter });
+    const outcome = await consumeStream(
+      sse([
+        ['text', 'a'],
+        ['text', 'b'],
+      ]),
+      user,
+      { format: 'sse', adapter },
+    );
     expect(user.lines).to.deep.equal(['error StreamError malformed']);
     expect(outcome.status === 'failed' && outcome.error.message).to.equal('A frame could not be mapped: mapper bug');
   });
@@ -224,15 +283,26 @@ describe('consumeStream with a provider author\'s adapter', () => {
     await consumeStream(sse([['stop', '.']]), first, options);
     await consumeStream(sse([['text', 'x']]), second, options);
     expect(created).to.equal(2);
-    expect([first.lines, second.lines]).to.deep.equal([['raw {"event":"stop","data":"."}', 'complete null'], ['text x', 'error StreamError truncated']]);
+    expect([first.lines, second.lines]).to.deep.equal([
+      ['raw {"event":"stop","data":"."}', 'complete null'],
+      ['text x', 'error StreamError truncated'],
+    ]);
   });
 
   it('takes a mapper instance that declares its framing (no format), for one stream', async () => {
     const mapper = Object.assign(new ScriptMapper(), { framing: 'sse' as const });
     const user = recorder();
-    const outcome = await consumeStream(sse([['text', 'a'], ['done', '.']]), user, { adapter: mapper });
+    const outcome = await consumeStream(
+      sse([
+        ['text', 'a'],
+        ['done', '.'],
+      ]),
+      user,
+      { adapter: mapper },
+    );
     expect([user.lines, outcome.status]).to.deep.equal([['text a', 'complete a'], 'completed']);
-    await expectRejection(() => consumeStream(sse([]), recorder(), { adapter: mapper }),
+    await expectRejection(
+      () => consumeStream(sse([]), recorder(), { adapter: mapper }),
       TypeError,
       'Expected a StreamMapper that has not served a stream yet; pass a function that creates one per stream (() => new MyMapper())',
     );
@@ -241,25 +311,30 @@ describe('consumeStream with a provider author\'s adapter', () => {
   it('rejects with a TypeError for an adapter of the wrong kind', async () => {
     const handler = recorder();
     const body = sse([]);
-    await expectRejection(() => consumeStream(body, handler, { format: 'sse', adapter: 'mapper' as never }),
+    await expectRejection(
+      () => consumeStream(body, handler, { format: 'sse', adapter: 'mapper' as never }),
       TypeError,
       'Expected adapter to be a StreamMapper or a function that creates one, got string "mapper"',
     );
-    await expectRejection(() => consumeStream(body, handler, { format: 'anthropic', adapter: () => new ScriptMapper() } as never),
+    await expectRejection(
+      () => consumeStream(body, handler, { format: 'anthropic', adapter: () => new ScriptMapper() } as never),
       TypeError,
       'Expected format to be sse or ndjson with an adapter, got string "anthropic"',
     );
-    await expectRejection(() => consumeStream(body, handler, { format: 'sse', adapter: () => ({ map() {} }) as never }),
+    await expectRejection(
+      () => consumeStream(body, handler, { format: 'sse', adapter: () => ({ map() {} }) as never }),
       TypeError,
       'Expected adapter to be or to return a StreamMapper (with map and end methods), got ',
     );
-    await expectRejection(() => consumeStream(body, handler, { adapter: () => ({ map: () => false, end: () => undefined }) } as never),
+    await expectRejection(
+      () => consumeStream(body, handler, { adapter: () => ({ map: () => false, end: () => undefined }) } as never),
       TypeError,
       "Expected format (or the mapper's framing) to be sse or ndjson, got undefined",
     );
-    await expectRejection(() => consumeStream(body, handler, { format: 'ndjson', adapter: Object.assign(new ScriptMapper(), { framing: 'sse' }) } as never),
+    await expectRejection(
+      () => consumeStream(body, handler, { format: 'ndjson', adapter: Object.assign(new ScriptMapper(), { framing: 'sse' }) } as never),
       TypeError,
-      "Expected the mapper's framing to match format ndjson, got string \"sse\"",
+      'Expected the mapper\'s framing to match format ndjson, got string "sse"',
     );
     expect(handler.lines).to.deep.equal([]);
   });
@@ -277,7 +352,15 @@ describe("consumeStream refuses a provider author's adapter output that breaks t
 
   async function refused(adapter: () => StreamMapper<SseFrame>): Promise<{ lines: string[]; message: string; parts: unknown[] }> {
     const user = recorder();
-    const outcome = await consumeStream(sse([['a', '1'], ['b', '2'], ['c', '3']]), user, { format: 'sse', adapter });
+    const outcome = await consumeStream(
+      sse([
+        ['a', '1'],
+        ['b', '2'],
+        ['c', '3'],
+      ]),
+      user,
+      { format: 'sse', adapter },
+    );
     expect(outcome.status, JSON.stringify(user.lines)).to.equal('failed');
     if (outcome.status !== 'failed') throw new Error('unreachable');
     expect(StreamError.isInstance(outcome.error) && outcome.error.kind).to.equal('malformed');
@@ -316,7 +399,15 @@ describe("consumeStream refuses a provider author's adapter output that breaks t
         target.handler.onPartialResponse?.(partialResponse(frame.data), context(target));
         return undefined;
       });
-      const outcome = await consumeStream(sse([['a', '1'], ['b', '2'], ['c', '3']]), user, { format: 'sse', adapter });
+      const outcome = await consumeStream(
+        sse([
+          ['a', '1'],
+          ['b', '2'],
+          ['c', '3'],
+        ]),
+        user,
+        { format: 'sse', adapter },
+      );
       expect([outcome.status, user.lines]).to.deep.equal(['completed', ['text 1', 'text 2', 'text 3', 'complete 123']]);
     });
   });
@@ -325,10 +416,18 @@ describe("consumeStream refuses a provider author's adapter output that breaks t
     const responses: ReadonlyArray<readonly [string, unknown, string]> = [
       ['null', null, "Expected the adapter's onCompleteResponse to get a ChatResponse {aiMessage, metadata}, got null"],
       ['{}', {}, "Expected the adapter's onCompleteResponse response.aiMessage to be an AiMessage {parts, attributes}, got undefined"],
-      ['parts that are no array', { aiMessage: { parts: 'x', attributes: {} } }, "Expected the adapter's onCompleteResponse response.aiMessage.parts to be an array of parts, got string \"x\""],
+      ['parts that are no array', { aiMessage: { parts: 'x', attributes: {} } }, 'Expected the adapter\'s onCompleteResponse response.aiMessage.parts to be an array of parts, got string "x"'],
       ['a part that is null', { aiMessage: { parts: [null], attributes: {} } }, "Expected the adapter's onCompleteResponse response.aiMessage.parts[0] to be a message part, got null"],
-      ['an attribute that is no string', { aiMessage: { parts: [], attributes: { refusal: 1 } } }, "Expected the adapter's onCompleteResponse response.aiMessage.attributes.refusal to be a string, got number 1"],
-      ['an unknown finish reason', { aiMessage: aiMessage([]), metadata: { finishReason: 'DONE' } }, "Expected the adapter's onCompleteResponse response.metadata.finishReason to be 'STOP', 'LENGTH', 'TOOL_EXECUTION', 'CONTENT_FILTER', 'OTHER' or null, got string \"DONE\""],
+      [
+        'an attribute that is no string',
+        { aiMessage: { parts: [], attributes: { refusal: 1 } } },
+        "Expected the adapter's onCompleteResponse response.aiMessage.attributes.refusal to be a string, got number 1",
+      ],
+      [
+        'an unknown finish reason',
+        { aiMessage: aiMessage([]), metadata: { finishReason: 'DONE' } },
+        "Expected the adapter's onCompleteResponse response.metadata.finishReason to be 'STOP', 'LENGTH', 'TOOL_EXECUTION', 'CONTENT_FILTER', 'OTHER' or null, got string \"DONE\"",
+      ],
       ['an id that is no string', { aiMessage: aiMessage([]), metadata: { id: 7 } }, "Expected the adapter's onCompleteResponse response.metadata.id to be a string or null, got number 7"],
     ];
     for (const [name, response, expected] of responses) {
@@ -349,7 +448,10 @@ describe("consumeStream refuses a provider author's adapter output that breaks t
       const user = recorder();
       let final: unknown = null;
       const handler = { ...user, onCompleteResponse: (response: unknown) => void (final = response) };
-      const adapter = adapterOf(() => false, (target) => target.handler.onCompleteResponse({ aiMessage: { parts: [] }, metadata: { finishReason: 'STOP' } } as never));
+      const adapter = adapterOf(
+        () => false,
+        (target) => target.handler.onCompleteResponse({ aiMessage: { parts: [] }, metadata: { finishReason: 'STOP' } } as never),
+      );
       const outcome = await consumeStream(sse([['a', '1']]), handler, { format: 'sse', adapter });
       expect(outcome.status).to.equal('completed');
       expect((final as { metadata: unknown }).metadata).to.deep.equal(responseMetadata({ finishReason: 'STOP' }));
@@ -359,19 +461,67 @@ describe("consumeStream refuses a provider author's adapter output that breaks t
 
   describe('a callback value that breaks its type', () => {
     const values: ReadonlyArray<readonly [string, (target: MapperTarget) => void, string]> = [
-      ['a partial response whose text is a number', (t) => t.handler.onPartialResponse?.({ text: 42 } as never, context(t)), "Expected the adapter's onPartialResponse text to be a string, got number 42"],
+      [
+        'a partial response whose text is a number',
+        (t) => t.handler.onPartialResponse?.({ text: 42 } as never, context(t)),
+        "Expected the adapter's onPartialResponse text to be a string, got number 42",
+      ],
       ['a partial response that is null', (t) => t.handler.onPartialResponse?.(null as never, context(t)), "Expected the adapter's onPartialResponse value to be an object {text, payload?}, got null"],
-      ['a partial response without a context', (t) => t.handler.onPartialResponse?.(partialResponse('x'), undefined as never), "Expected the adapter's onPartialResponse context to be an object with the streamingHandle, got undefined"],
-      ['a partial thinking whose text is an object', (t) => t.handler.onPartialThinking?.({ text: {} } as never, context(t)), "Expected the adapter's onPartialThinking text to be a string, got an object"],
-      ['a partial thinking whose payload is a string', (t) => t.handler.onPartialThinking?.({ text: '', payload: 'sig' } as never, context(t)), "Expected the adapter's onPartialThinking payload to be {provider, kind, data} strings, got string \"sig\""],
-      ['a tool-call delta with a negative index', (t) => t.handler.onPartialToolCall?.({ index: -1, id: null, name: 'f', partialArguments: '{' } as never, context(t)), "Expected the adapter's onPartialToolCall index to be an integer ≥ 0, got number -1"],
-      ['a tool-call delta with a fractional index', (t) => t.handler.onPartialToolCall?.({ index: 1.5, id: null, name: 'f', partialArguments: '{' } as never, context(t)), "Expected the adapter's onPartialToolCall index to be an integer ≥ 0, got number 1.5"],
-      ['a tool-call delta with a string index', (t) => t.handler.onPartialToolCall?.({ index: '0', id: null, name: 'f', partialArguments: '{' } as never, context(t)), "Expected the adapter's onPartialToolCall index to be an integer ≥ 0, got string \"0\""],
-      ['a tool-call delta whose arguments are an object', (t) => t.handler.onPartialToolCall?.({ index: 0, id: null, name: 'f', partialArguments: {} } as never, context(t)), "Expected the adapter's onPartialToolCall partialArguments to be a string, got an object"],
-      ['a complete call with a negative index', (t) => t.handler.onCompleteToolCall?.({ index: -3, toolExecutionRequest: { id: 'c', name: 'f', arguments: '{}' } } as never), "Expected the adapter's onCompleteToolCall index to be an integer ≥ 0, got number -3"],
-      ['a complete call without a name', (t) => t.handler.onCompleteToolCall?.({ index: 0, toolExecutionRequest: { id: 'c', name: '', arguments: '{}' } } as never), "Expected the adapter's onCompleteToolCall toolExecutionRequest.name to be a non-blank string, got string \"\""],
-      ['a complete call whose arguments are an object', (t) => t.handler.onCompleteToolCall?.({ index: 0, toolExecutionRequest: { id: 'c', name: 'f', arguments: { a: 1 } } } as never), "Expected the adapter's onCompleteToolCall toolExecutionRequest.arguments to be a string, got an object"],
-      ['an incomplete call with a negative index', (t) => t.keepIncompleteToolCall?.({ index: -1, id: null, name: null, arguments: '{' }), "Expected the adapter's keepIncompleteToolCall index to be an integer ≥ 0, got number -1"],
+      [
+        'a partial response without a context',
+        (t) => t.handler.onPartialResponse?.(partialResponse('x'), undefined as never),
+        "Expected the adapter's onPartialResponse context to be an object with the streamingHandle, got undefined",
+      ],
+      [
+        'a partial thinking whose text is an object',
+        (t) => t.handler.onPartialThinking?.({ text: {} } as never, context(t)),
+        "Expected the adapter's onPartialThinking text to be a string, got an object",
+      ],
+      [
+        'a partial thinking whose payload is a string',
+        (t) => t.handler.onPartialThinking?.({ text: '', payload: 'sig' } as never, context(t)),
+        'Expected the adapter\'s onPartialThinking payload to be {provider, kind, data} strings, got string "sig"',
+      ],
+      [
+        'a tool-call delta with a negative index',
+        (t) => t.handler.onPartialToolCall?.({ index: -1, id: null, name: 'f', partialArguments: '{' } as never, context(t)),
+        "Expected the adapter's onPartialToolCall index to be an integer ≥ 0, got number -1",
+      ],
+      [
+        'a tool-call delta with a fractional index',
+        (t) => t.handler.onPartialToolCall?.({ index: 1.5, id: null, name: 'f', partialArguments: '{' } as never, context(t)),
+        "Expected the adapter's onPartialToolCall index to be an integer ≥ 0, got number 1.5",
+      ],
+      [
+        'a tool-call delta with a string index',
+        (t) => t.handler.onPartialToolCall?.({ index: '0', id: null, name: 'f', partialArguments: '{' } as never, context(t)),
+        'Expected the adapter\'s onPartialToolCall index to be an integer ≥ 0, got string "0"',
+      ],
+      [
+        'a tool-call delta whose arguments are an object',
+        (t) => t.handler.onPartialToolCall?.({ index: 0, id: null, name: 'f', partialArguments: {} } as never, context(t)),
+        "Expected the adapter's onPartialToolCall partialArguments to be a string, got an object",
+      ],
+      [
+        'a complete call with a negative index',
+        (t) => t.handler.onCompleteToolCall?.({ index: -3, toolExecutionRequest: { id: 'c', name: 'f', arguments: '{}' } } as never),
+        "Expected the adapter's onCompleteToolCall index to be an integer ≥ 0, got number -3",
+      ],
+      [
+        'a complete call without a name',
+        (t) => t.handler.onCompleteToolCall?.({ index: 0, toolExecutionRequest: { id: 'c', name: '', arguments: '{}' } } as never),
+        'Expected the adapter\'s onCompleteToolCall toolExecutionRequest.name to be a non-blank string, got string ""',
+      ],
+      [
+        'a complete call whose arguments are an object',
+        (t) => t.handler.onCompleteToolCall?.({ index: 0, toolExecutionRequest: { id: 'c', name: 'f', arguments: { a: 1 } } } as never),
+        "Expected the adapter's onCompleteToolCall toolExecutionRequest.arguments to be a string, got an object",
+      ],
+      [
+        'an incomplete call with a negative index',
+        (t) => t.keepIncompleteToolCall?.({ index: -1, id: null, name: null, arguments: '{' }),
+        "Expected the adapter's keepIncompleteToolCall index to be an integer ≥ 0, got number -1",
+      ],
     ];
     for (const [name, call, expected] of values) {
       it(`${name}: one malformed onError naming the field; the value reaches neither the handler nor the message`, async () => {

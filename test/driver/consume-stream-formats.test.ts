@@ -48,9 +48,7 @@ describe('consumeStream with partstream mappers', () => {
         const text = TRANSCRIPTS[format];
         const cut = text.lastIndexOf(format === 'ollama' ? '{"model"' : 'data: ') + 12;
         const { calls, outcome } = await run([text.slice(0, cut)], format);
-        expect(calls.filter((call) => call.on === 'error' || call.on === 'completeResponse').map((call) => [call.on, call.on === 'error' ? call.kind : null])).to.deep.equal([
-          ['error', 'truncated'],
-        ]);
+        expect(calls.filter((call) => call.on === 'error' || call.on === 'completeResponse').map((call) => [call.on, call.on === 'error' ? call.kind : null])).to.deep.equal([['error', 'truncated']]);
         expect(outcome.status).to.equal('failed');
         if (outcome.status === 'failed') expect(outcome.partial.aiMessage.text).to.equal(TRANSCRIPT_RESULTS[format].text.slice(0, outcome.partial.aiMessage.text?.length));
       });

@@ -398,14 +398,16 @@ describe('consumeStream', () => {
     });
 
     it('rejects with a TypeError for an unknown format', async () => {
-      await expectRejection(() => consumeStream(trackedSource([]), handler, { format: 'sse' as WireFormat }),
+      await expectRejection(
+        () => consumeStream(trackedSource([]), handler, { format: 'sse' as WireFormat }),
         TypeError,
         'Expected format to be one of openai-chat, openai-responses, anthropic, gemini, ollama, bedrock-converse, partstream, auto or a ProviderDescriptor, got string "sse"',
       );
     });
 
     it('rejects with a TypeError for an idle timeout that is not a positive number', async () => {
-      await expectRejection(() => consumeStream(trackedSource([]), handler, { format: 'auto', idleTimeoutMs: 0 }),
+      await expectRejection(
+        () => consumeStream(trackedSource([]), handler, { format: 'auto', idleTimeoutMs: 0 }),
         TypeError,
         'Expected idleTimeoutMs to be a positive number of milliseconds, got number 0',
       );

@@ -38,11 +38,7 @@ describe('consumeStream: the partial of a stream that broke off', () => {
 
   it('names them in the partial of a cancelled stream too', async () => {
     const controller = new AbortController();
-    const outcome = await consumeStream(
-      body(TRANSCRIPTS.anthropic),
-      { ...noop, onPartialResponse: () => controller.abort() },
-      { format: 'anthropic', signal: controller.signal },
-    );
+    const outcome = await consumeStream(body(TRANSCRIPTS.anthropic), { ...noop, onPartialResponse: () => controller.abort() }, { format: 'anthropic', signal: controller.signal });
     expect(outcome.status).to.equal('cancelled');
     expect(outcome.status === 'cancelled' && outcome.partial.metadata.id).to.equal('msg_t1');
     expect(outcome.status === 'cancelled' && outcome.partial.aiMessage.text).to.equal('Hello from ');

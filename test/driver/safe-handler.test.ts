@@ -20,9 +20,7 @@ function setup(overrides: Partial<StreamingChatResponseHandler> = {}, signal?: A
 /** The recorded calls with errors reduced to comparable data. */
 function summary(user: RecordingHandler): unknown[] {
   return user.calls.map(([name, value]) =>
-    value instanceof Error
-      ? [name, HandlerCallbackError.isInstance(value) ? { handlerCallbackError: value.callbackName, cause: (value.cause as Error).message } : value.message]
-      : [name, value],
+    value instanceof Error ? [name, HandlerCallbackError.isInstance(value) ? { handlerCallbackError: value.callbackName, cause: (value.cause as Error).message } : value.message] : [name, value],
   );
 }
 
@@ -220,9 +218,6 @@ describe('SafeHandler', () => {
   });
 
   it('rejects a handler without onCompleteResponse/onError', () => {
-    expect(() => new SafeHandler({ onError() {} } as never, new StreamController())).to.throw(
-      TypeError,
-      'Expected a handler with onCompleteResponse and onError methods, got object',
-    );
+    expect(() => new SafeHandler({ onError() {} } as never, new StreamController())).to.throw(TypeError, 'Expected a handler with onCompleteResponse and onError methods, got object');
   });
 });

@@ -18,7 +18,7 @@ describe('StreamController', () => {
     expect([aborts, controller.signal.reason]).to.deep.equal([1, 'first']);
   });
 
-  it('gives a signal first read after the cancel already aborted, with the cancel\'s reason', () => {
+  it("gives a signal first read after the cancel already aborted, with the cancel's reason", () => {
     const controller = new StreamController();
     controller.cancel('done with it');
     expect([controller.signal.aborted, controller.signal.reason]).to.deep.equal([true, 'done with it']);

@@ -39,7 +39,11 @@ describe('Every exported function that returns a promise reports a usage error b
       ['a null handler', () => consumeStream(trackedSource([]), null as never), 'Expected a handler with onCompleteResponse and onError methods, got null'],
       ['a handler without onError', () => consumeStream(trackedSource([]), HALF_HANDLER), 'Expected a handler with onCompleteResponse and onError methods'],
       ['null options', () => consumeStream(trackedSource([]), recordingHandler(), null as never), 'Expected options to be an object, got null'],
-      ['an unknown format', () => consumeStream(trackedSource([]), recordingHandler(), { format: 'sse' as never }), 'Expected format to be one of openai-chat, openai-responses, anthropic, gemini, ollama, bedrock-converse, partstream, auto or a ProviderDescriptor, got string "sse"'],
+      [
+        'an unknown format',
+        () => consumeStream(trackedSource([]), recordingHandler(), { format: 'sse' as never }),
+        'Expected format to be one of openai-chat, openai-responses, anthropic, gemini, ollama, bedrock-converse, partstream, auto or a ProviderDescriptor, got string "sse"',
+      ],
       ['an idle timeout of 0', () => consumeStream(trackedSource([]), recordingHandler(), { idleTimeoutMs: 0 }), 'Expected idleTimeoutMs to be a positive number'],
       ['a maxFrameBytes of 1.5', () => consumeStream(trackedSource([]), recordingHandler(), { maxFrameBytes: 1.5 }), 'Expected maxFrameBytes to be a positive whole number'],
       ['a signal that is not one', () => consumeStream(trackedSource([]), recordingHandler(), { signal: {} as never }), 'Expected an AbortSignal'],

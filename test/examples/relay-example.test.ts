@@ -110,9 +110,13 @@ describe('examples/relay with Redis', () => {
     await Promise.all(clients.map((client) => client.connect()));
     const [a, b]: ResponseStore[] = clients.map((client) => redisStore(client, { heartbeatMs: 200, producerTimeoutMs: 1000 }));
     if (a === undefined || b === undefined) throw new Error('Expected two stores');
-    return [a, b, async () => {
-      await Promise.all([a.close(), b.close()]);
-      for (const client of clients) client.destroy();
-    }];
+    return [
+      a,
+      b,
+      async () => {
+        await Promise.all([a.close(), b.close()]);
+        for (const client of clients) client.destroy();
+      },
+    ];
   });
 });

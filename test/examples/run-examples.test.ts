@@ -23,7 +23,11 @@ const repo = path.resolve(__dirname, '../..');
 const { ensureBuild } = require('../../scripts/ensure-build.js') as { ensureBuild(root: string): string };
 const examplesDir = path.join(repo, 'examples');
 const expectedDir = path.join(__dirname, 'expected');
-const examples = existsSync(examplesDir) ? readdirSync(examplesDir).filter((file) => file.endsWith('.ts')).sort() : [];
+const examples = existsSync(examplesDir)
+  ? readdirSync(examplesDir)
+      .filter((file) => file.endsWith('.ts'))
+      .sort()
+  : [];
 
 /** What one example printed and how it exited. */
 interface ExampleRun {
@@ -108,7 +112,7 @@ describe('examples/ (each runs as its own process)', function () {
     expect(examples).to.include.members(['cancel.ts', 'consume-provider-stream.ts']);
   });
 
-  it('imports only from the package name, as a user\'s project can', () => {
+  it("imports only from the package name, as a user's project can", () => {
     const relative = examples.filter((file) => /from\s+['"]\.{1,2}\//.test(readFileSync(path.join(examplesDir, file), 'utf8')));
     expect(relative).to.deep.equal([]);
   });

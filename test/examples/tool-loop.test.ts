@@ -71,9 +71,7 @@ const SECOND_REQUEST: Record<string, unknown> = {
       {
         role: 'model',
         // The thought summary came without a signature (that rode on the call): not sent back.
-        parts: [
-          { functionCall: { name: 'get_weather', args: { city: 'Paris' } }, thoughtSignature: 'CiQBcsjafD3+/LocalThoughtSignature=' },
-        ],
+        parts: [{ functionCall: { name: 'get_weather', args: { city: 'Paris' } }, thoughtSignature: 'CiQBcsjafD3+/LocalThoughtSignature=' }],
       },
       { role: 'user', parts: [{ functionResponse: { name: 'get_weather', response: { output: RESULT } } }] },
     ],

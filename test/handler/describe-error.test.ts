@@ -3,9 +3,7 @@ import { describeError } from '../../lib/handler/describe-error';
 
 describe('describeError', () => {
   it('adds the message of the cause', () => {
-    expect(describeError(new TypeError('fetch failed', { cause: new Error('connect ECONNREFUSED 127.0.0.1:1') }))).to.equal(
-      'fetch failed (connect ECONNREFUSED 127.0.0.1:1)',
-    );
+    expect(describeError(new TypeError('fetch failed', { cause: new Error('connect ECONNREFUSED 127.0.0.1:1') }))).to.equal('fetch failed (connect ECONNREFUSED 127.0.0.1:1)');
   });
 
   it('describes a value that is not an Error', () => {

@@ -1,14 +1,5 @@
 import { expect } from 'chai';
-import {
-  aiMessage,
-  chatResponse,
-  completeToolCall,
-  partialResponse,
-  partialThinking,
-  partialToolCall,
-  responseMetadata,
-  tokenUsage,
-} from '../../lib/handler/values';
+import { aiMessage, chatResponse, completeToolCall, partialResponse, partialThinking, partialToolCall, responseMetadata, tokenUsage } from '../../lib/handler/values';
 import { reasoningPart, textPart, toolCallPart } from '../../lib/parts/factories';
 
 const signature = { provider: 'anthropic', kind: 'signature', data: 'sig==' };
@@ -117,13 +108,7 @@ describe('tokenUsage', () => {
 
 describe('aiMessage / chatResponse / responseMetadata', () => {
   it('derives text, thinking and tool execution requests from the ordered parts', () => {
-    const parts = [
-      reasoningPart('Think '),
-      textPart('Hello'),
-      toolCallPart({ id: 'c1', name: 'f', arguments: '' }),
-      reasoningPart(null, { summary: 's' }),
-      textPart(' world'),
-    ];
+    const parts = [reasoningPart('Think '), textPart('Hello'), toolCallPart({ id: 'c1', name: 'f', arguments: '' }), reasoningPart(null, { summary: 's' }), textPart(' world')];
     expect(aiMessage(parts, { refusal: 'no' })).to.deep.equal({
       type: 'ai',
       parts,

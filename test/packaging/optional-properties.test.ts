@@ -30,8 +30,7 @@ function optionalPropertiesRejectingUndefined(program: ts.Program, entry: string
     (ts.getCombinedModifierFlags(node) & (ts.ModifierFlags.Private | ts.ModifierFlags.Protected)) !== 0 ||
     ((ts.isPropertyDeclaration(node) || ts.isMethodDeclaration(node)) && ts.isPrivateIdentifier(node.name));
   const acceptsUndefined = (type: ts.Type): boolean =>
-    (type.flags & (ts.TypeFlags.Undefined | ts.TypeFlags.Unknown | ts.TypeFlags.Any | ts.TypeFlags.Void)) !== 0 ||
-    (type.isUnion() && type.types.some(acceptsUndefined));
+    (type.flags & (ts.TypeFlags.Undefined | ts.TypeFlags.Unknown | ts.TypeFlags.Any | ts.TypeFlags.Void)) !== 0 || (type.isUnion() && type.types.some(acceptsUndefined));
 
   function visitSignature(signature: ts.Signature): void {
     for (const parameter of signature.getParameters()) visit(checker.getTypeOfSymbol(parameter));

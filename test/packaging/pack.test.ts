@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
@@ -39,12 +39,6 @@ function runOk(command: string, args: readonly string[], cwd: string, input?: st
     throw new Error(`Expected "${command} ${args.join(' ')}" to succeed, got exit ${result.status}:\n${result.stdout}\n${result.stderr}`);
   }
   return result.stdout;
-}
-
-function listFiles(dir: string, prefix = ''): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
-    entry.isDirectory() ? listFiles(path.join(dir, entry.name), `${prefix}${entry.name}/`) : [`${prefix}${entry.name}`],
-  );
 }
 
 /** An SSE body of an OpenAI Chat stream, delivered in two pieces. */
@@ -115,16 +109,18 @@ describe('the packed npm package (slow: build + npm pack + install + lint + type
     });
   });
 
-  it('ships one build per entry and condition: the entries\' ES modules and declarations with what they import, the Node bundles, and the CommonJS files that load them', () => {
+  it("ships one build per entry and condition: the entries' ES modules and declarations with what they import, the Node bundles, and the CommonJS files that load them", () => {
     const files = new Set(pack.files.map((file) => file.path));
     // Every module and declaration an entry reaches is shipped (a relative specifier names a shipped file) …
-    const unresolved = [...files].filter((file) => /^dist\/(esm\/.*\.js|cjs\/.*\.d\.cts)$/.test(file)).flatMap((file) => {
-      const text = readFileSync(path.join(work, 'pkg', file), 'utf8');
-      return [...text.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)(['"])(\.{1,2}\/[^'"\r\n]*)\1/g)]
-        .map((match) => path.posix.join(path.posix.dirname(file), match[2].replace(/\.cjs$/, file.endsWith('.d.cts') ? '.d.cts' : '.cjs')))
-        .filter((target) => !files.has(target))
-        .map((target) => `${file} -> ${target}`);
-    });
+    const unresolved = [...files]
+      .filter((file) => /^dist\/(esm\/.*\.js|cjs\/.*\.d\.cts)$/.test(file))
+      .flatMap((file) => {
+        const text = readFileSync(path.join(work, 'pkg', file), 'utf8');
+        return [...text.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)(['"])(\.{1,2}\/[^'"\r\n]*)\1/g)]
+          .map((match) => path.posix.join(path.posix.dirname(file), match[2].replace(/\.cjs$/, file.endsWith('.d.cts') ? '.d.cts' : '.cjs')))
+          .filter((target) => !files.has(target))
+          .map((target) => `${file} -> ${target}`);
+      });
     // … and nothing else: no module no entry reaches (the command's, bundled into dist/node), no test, bench or map.
     const reached = new Set<string>();
     const pending = ENTRY_FILES.flatMap((name) => [`dist/esm/${name}.js`, `dist/cjs/${name}.d.cts`]);
@@ -173,7 +169,7 @@ console.log(JSON.stringify({
     expect(JSON.parse(out)).to.deep.equal({ imported: 'dist/node/index.js', required: 'dist/cjs/index.cjs', requiredLoads: '../node/index.js' });
   });
 
-  it('has the Node bundle require() its CommonJS dependency rather than import it (which starts the ES loader\'s export lexer)', () => {
+  it("has the Node bundle require() its CommonJS dependency rather than import it (which starts the ES loader's export lexer)", () => {
     const bundle = readFileSync(path.join(app, 'node_modules', 'partstream', 'dist', 'node', 'index.js'), 'utf8');
     const imports = [...bundle.matchAll(/^import\b[^;]*?from\s*["']([^"']+)["']/gm)].map((match) => match[1]).filter((specifier) => !specifier.startsWith('./chunks/'));
     expect({ imports, requires: /createRequire\(import\.meta\.url\)\("eventemitter3"\)/.test(bundle) }).to.deep.equal({ imports: ['node:module'], requires: true });
@@ -184,10 +180,7 @@ console.log(JSON.stringify({
     const publint = run(bin('publint'), ['run', '--strict', tarball], repo);
     const attw = run(bin('attw'), [tarball, '--format', 'json'], repo);
     const problems = (JSON.parse(attw.stdout) as { analysis: { problems: unknown[] } }).analysis.problems;
-    expect({ publint: publint.status, attw: attw.status, problems }).to.deep.equal(
-      { publint: 0, attw: 0, problems: [] },
-      `publint said:\n${publint.stdout}${publint.stderr}`,
-    );
+    expect({ publint: publint.status, attw: attw.status, problems }).to.deep.equal({ publint: 0, attw: 0, problems: [] }, `publint said:\n${publint.stdout}${publint.stderr}`);
   });
 
   it(`bundles \`import { textPart } from 'partstream'\` for the browser, minified, in under ${TEXT_PART_BUNDLE_LIMIT} bytes (tree-shaken)`, () => {
@@ -210,7 +203,12 @@ console.log(JSON.stringify({
   const SMALL_IMPORTS: readonly { subpath: string; code: string; limit: number; printed: unknown }[] = [
     { subpath: 'replay', code: "import { parsePartialJson } from 'partstream/replay';\nconsole.log(JSON.stringify(parsePartialJson('{\"a\": [1, 2, ')));\n", limit: 5_000, printed: { a: [1, 2] } },
     { subpath: 'http', code: "import { OPENAI_BASE_URL } from 'partstream/http';\nconsole.log(JSON.stringify(OPENAI_BASE_URL));\n", limit: 1_000, printed: 'https://api.openai.com/v1' },
-    { subpath: 'adapters', code: "import { resolveFinishReason } from 'partstream/adapters';\nconsole.log(JSON.stringify(resolveFinishReason('STOP', 1)));\n", limit: 1_000, printed: 'TOOL_EXECUTION' },
+    {
+      subpath: 'adapters',
+      code: "import { resolveFinishReason } from 'partstream/adapters';\nconsole.log(JSON.stringify(resolveFinishReason('STOP', 1)));\n",
+      limit: 1_000,
+      printed: 'TOOL_EXECUTION',
+    },
     { subpath: 'relay', code: "import { RELAY_ID_PATTERN } from 'partstream/relay';\nconsole.log(JSON.stringify(RELAY_ID_PATTERN.test('a-1')));\n", limit: 1_000, printed: true },
     { subpath: 'otel', code: "import { openTelemetryListener } from 'partstream/otel';\nconsole.log(JSON.stringify(typeof openTelemetryListener));\n", limit: 16_000, printed: 'function' },
   ];
@@ -331,7 +329,10 @@ void toAnthropicMessages(['Hi']);
 `;
     // Two projects under the one install (Node and TypeScript take a file's module format from the
     // nearest package.json); one compiler run per resolution mode checks both.
-    for (const [project, type] of [['esm-project', 'module'], ['cjs-project', 'commonjs']] as const) {
+    for (const [project, type] of [
+      ['esm-project', 'module'],
+      ['cjs-project', 'commonjs'],
+    ] as const) {
       mkdirSync(path.join(app, project));
       writeFileSync(path.join(app, project, 'package.json'), JSON.stringify({ name: project, private: true, type }));
       writeFileSync(path.join(app, project, 'index.ts'), program);
@@ -366,7 +367,10 @@ void toAnthropicMessages(['Hi']);
   it('runs "partstream replay --json" from dist, without ts-node, and rejects garbage with one line and no stack trace', () => {
     const bin = path.join(app, 'node_modules', 'partstream', 'bin', 'partstream.js');
     const demo = run(process.execPath, [bin, 'replay', '--json'], app);
-    const events = demo.stdout.trim().split('\n').map((line) => JSON.parse(line) as { event: string });
+    const events = demo.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { event: string });
     writeFileSync(path.join(app, 'garbage.bin'), '\u0000\u0001not a stream at all\n');
     const garbage = run(process.execPath, [bin, 'replay', 'garbage.bin'], app);
     expect({

@@ -20,7 +20,11 @@ function sectionOf(markdown: string, title: string): string {
 
 /** GitHub's anchor for a heading: lower case, punctuation but `-` and `_` dropped, spaces as `-`. */
 function anchorOf(heading: string): string {
-  return heading.trim().toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, '').replace(/\s/g, '-');
+  return heading
+    .trim()
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+    .replace(/\s/g, '-');
 }
 
 /** Runs `script` as an ES module whose 'partstream' is this package, with `env` added; resolves with what it printed. */
@@ -67,7 +71,11 @@ describe('README snippets and examples type-check as a user would paste them (st
       const fence = fenceOf.get(path.resolve(file));
       return fence === undefined ? `${path.relative(REPO, file)}:${line}` : `README.md:${fence + line}`;
     };
-    const errors = diagnosticsOf(program, snippets.map(({ file }) => file), where);
+    const errors = diagnosticsOf(
+      program,
+      snippets.map(({ file }) => file),
+      where,
+    );
     expect({ snippets: snippets.length > 0, errors }).to.deep.equal({ snippets: true, errors: [] });
   });
 
@@ -106,15 +114,18 @@ describe('README snippets and examples type-check as a user would paste them (st
         requests: server.requests.length,
         path: request?.url,
         authorization: request?.headers.authorization,
-      }).to.deep.equal({
-        status: 0,
-        stderr: '',
-        streamed: true,
-        final: true,
-        requests: 1,
-        path: '/v1/chat/completions',
-        authorization: 'Bearer sk-quickstart-test',
-      }, run.stdout);
+      }).to.deep.equal(
+        {
+          status: 0,
+          stderr: '',
+          streamed: true,
+          final: true,
+          requests: 1,
+          path: '/v1/chat/completions',
+          authorization: 'Bearer sk-quickstart-test',
+        },
+        run.stdout,
+      );
     } finally {
       await server.close();
     }

@@ -1,13 +1,5 @@
 import { expect } from 'chai';
-import {
-  mediaPart,
-  reasoningPart,
-  textPart,
-  toolCallPart,
-  toolResultPart,
-  unknownPart,
-  withAttributes,
-} from '../../lib/parts/factories';
+import { mediaPart, reasoningPart, textPart, toolCallPart, toolResultPart, unknownPart, withAttributes } from '../../lib/parts/factories';
 
 const signature = { provider: 'anthropic', kind: 'signature', data: 'sig==' };
 
@@ -38,18 +30,12 @@ describe('part factories', () => {
     });
 
     it('rejects a malformed payload naming the offending field', () => {
-      expect(() => textPart('x', { payload: { provider: 'a', kind: 'b' } as never })).to.throw(
-        TypeError,
-        'Expected payload.data to be a string, got undefined',
-      );
+      expect(() => textPart('x', { payload: { provider: 'a', kind: 'b' } as never })).to.throw(TypeError, 'Expected payload.data to be a string, got undefined');
       expect(() => textPart('x', { payload: 'sig' as never })).to.throw(TypeError, /Expected payload to be \{provider, kind, data\} or null/);
     });
 
     it('rejects a non-string attribute value naming the attribute', () => {
-      expect(() => textPart('x', { attributes: { partIndex: 1 as unknown as string } })).to.throw(
-        TypeError,
-        'Expected attributes.partIndex to be a string, got number 1',
-      );
+      expect(() => textPart('x', { attributes: { partIndex: 1 as unknown as string } })).to.throw(TypeError, 'Expected attributes.partIndex to be a string, got number 1');
     });
   });
 
@@ -76,10 +62,7 @@ describe('part factories', () => {
 
     it('rejects a non-string text or summary naming the field', () => {
       expect(() => reasoningPart(1 as unknown as string)).to.throw(TypeError, 'Expected text to be a string or null, got number 1');
-      expect(() => reasoningPart('x', { summary: [] as unknown as string })).to.throw(
-        TypeError,
-        'Expected summary to be a string or null, got an array',
-      );
+      expect(() => reasoningPart('x', { summary: [] as unknown as string })).to.throw(TypeError, 'Expected summary to be a string or null, got an array');
     });
   });
 
@@ -99,10 +82,7 @@ describe('part factories', () => {
 
     it('rejects a non-object tool call and a non-string field naming it', () => {
       expect(() => toolCallPart(null as never)).to.throw(TypeError, 'Expected toolCall to be an object, got null');
-      expect(() => toolCallPart({ arguments: { a: 1 } as unknown as string })).to.throw(
-        TypeError,
-        'Expected toolCall.arguments to be a string or null, got an object',
-      );
+      expect(() => toolCallPart({ arguments: { a: 1 } as unknown as string })).to.throw(TypeError, 'Expected toolCall.arguments to be a string or null, got an object');
     });
   });
 
@@ -157,10 +137,7 @@ describe('part factories', () => {
     it('rejects a missing mime type, an unknown data kind or data of the wrong kind', () => {
       expect(() => mediaPart({ dataKind: 'url', data: 'u' } as never)).to.throw(TypeError, 'Expected media.mimeType to be a string, got undefined');
       expect(() => mediaPart({ mimeType: 'a/b', dataKind: 'file', data: 'u' } as never)).to.throw(TypeError, /Expected media.dataKind/);
-      expect(() => mediaPart({ mimeType: 'a/b', dataKind: 'bytes', data: 'AAA=' } as never)).to.throw(
-        TypeError,
-        'Expected media.data to be a Uint8Array, got string "AAA="',
-      );
+      expect(() => mediaPart({ mimeType: 'a/b', dataKind: 'bytes', data: 'AAA=' } as never)).to.throw(TypeError, 'Expected media.data to be a Uint8Array, got string "AAA="');
     });
   });
 

@@ -54,9 +54,7 @@ describe('partToJSON', () => {
 describe('partFromJSON', () => {
   it('reads media base64 back into bytes', () => {
     const json = { type: 'media', media: { id: null, mimeType: 'audio/wav', name: 'a', dataKind: 'bytes', data: 'AP8Q' } };
-    expect(partFromJSON(json)).to.deep.equal(
-      mediaPart({ id: null, mimeType: 'audio/wav', name: 'a', dataKind: 'bytes', data: new Uint8Array([0, 255, 16]) }),
-    );
+    expect(partFromJSON(json)).to.deep.equal(mediaPart({ id: null, mimeType: 'audio/wav', name: 'a', dataKind: 'bytes', data: new Uint8Array([0, 255, 16]) }));
   });
 
   it('defaults a missing payload and attributes to none', () => {

@@ -6,10 +6,7 @@ const key = fc.string().filter((k) => k !== '__proto__');
 const nullableString = fc.option(fc.string(), { nil: null });
 
 /** Any payload, or null. */
-export const payloadArb: fc.Arbitrary<OpaquePayload | null> = fc.option(
-  fc.record({ provider: fc.string(), kind: fc.string(), data: fc.string() }),
-  { nil: null },
-);
+export const payloadArb: fc.Arbitrary<OpaquePayload | null> = fc.option(fc.record({ provider: fc.string(), kind: fc.string(), data: fc.string() }), { nil: null });
 
 /** Any attributes (plain objects of strings). */
 export const attributesArb: fc.Arbitrary<Record<string, string>> = fc.dictionary(key, fc.string(), {
@@ -23,9 +20,7 @@ const options = fc.record({ payload: payloadArb, attributes: attributesArb });
 export const leafPartArb: fc.Arbitrary<MessagePart> = fc.oneof(
   fc.tuple(fc.string(), options).map(([text, o]) => textPart(text, o)),
   fc.tuple(nullableString, nullableString, options).map(([text, summary, o]) => reasoningPart(text, { ...o, summary })),
-  fc
-    .tuple(fc.record({ id: nullableString, type: nullableString, name: nullableString, arguments: nullableString }), options)
-    .map(([call, o]) => toolCallPart(call, o)),
+  fc.tuple(fc.record({ id: nullableString, type: nullableString, name: nullableString, arguments: nullableString }), options).map(([call, o]) => toolCallPart(call, o)),
   fc
     .tuple(nullableString, fc.string(), nullableString, fc.uint8Array({ maxLength: 16 }), options)
     .map(([id, mimeType, name, data, o]) => mediaPart({ id, mimeType, name, dataKind: 'bytes', data }, o)),

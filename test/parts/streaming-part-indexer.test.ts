@@ -19,9 +19,7 @@ const delta = (id: string, args: string) => toolCallPart({ id, name: 'weather', 
 describe('StreamingPartIndexer#stamp', () => {
   it('stamps the seed example: reasoning, reasoning, text, text, tool call → partial 0, partial 0, partial 1, partial 1, complete 2', () => {
     const indexer = new StreamingPartIndexer();
-    const stamped = [reasoningPart('Think '), reasoningPart('more.'), textPart('Hel'), textPart('lo'), call('c1')].map((p) =>
-      indexer.stamp(p),
-    );
+    const stamped = [reasoningPart('Think '), reasoningPart('more.'), textPart('Hel'), textPart('lo'), call('c1')].map((p) => indexer.stamp(p));
     expect(stamps(stamped)).to.deep.equal(['partial 0', 'partial 0', 'partial 1', 'partial 1', 'complete 2']);
   });
 
@@ -67,9 +65,7 @@ describe('StreamingPartIndexer#stamp', () => {
   it('gives every complete part its own index, one after another', () => {
     const indexer = new StreamingPartIndexer();
     const image = mediaPart({ id: null, mimeType: 'image/png', name: null, dataKind: 'url', data: 'u' });
-    const stamped = [call('c1'), call('c2'), image, unknownPart('p', 'k', '{}'), toolResultPart({ id: 'c1' })].map((p) =>
-      indexer.stamp(p),
-    );
+    const stamped = [call('c1'), call('c2'), image, unknownPart('p', 'k', '{}'), toolResultPart({ id: 'c1' })].map((p) => indexer.stamp(p));
     expect(stamps(stamped)).to.deep.equal(['complete 0', 'complete 1', 'complete 2', 'complete 3', 'complete 4']);
   });
 
@@ -91,7 +87,7 @@ describe('StreamingPartIndexer#stamp', () => {
     expect(stamps(stamped)).to.deep.equal(['partial 0', 'partial 1', 'partial 1', 'complete 1', 'partial 2']);
   });
 
-  it('gives a later call that reuses a completed call\'s id an index of its own', () => {
+  it("gives a later call that reuses a completed call's id an index of its own", () => {
     const indexer = new StreamingPartIndexer();
     const stamped = [
       indexer.stampToolCallDelta(delta('c1', '{}')),
@@ -111,10 +107,7 @@ describe('StreamingPartIndexer#stamp', () => {
 
   it('gives a complete tool call with a null id the next index', () => {
     const indexer = new StreamingPartIndexer();
-    expect(stamps([indexer.stamp(toolCallPart({ name: 'f' })), indexer.stamp(toolCallPart({ name: 'g' }))])).to.deep.equal([
-      'complete 0',
-      'complete 1',
-    ]);
+    expect(stamps([indexer.stamp(toolCallPart({ name: 'f' })), indexer.stamp(toolCallPart({ name: 'g' }))])).to.deep.equal(['complete 0', 'complete 1']);
   });
 
   it('rejects a null part naming it', () => {
@@ -165,10 +158,7 @@ describe('StreamingPartIndexer#stampToolCallDelta', () => {
 
   it('rejects a delta without an id, a part that is not a tool call, and null', () => {
     const indexer = new StreamingPartIndexer();
-    expect(() => indexer.stampToolCallDelta(toolCallPart({ arguments: '{' }))).to.throw(
-      TypeError,
-      'Expected delta.toolCall.id to be a string, got null',
-    );
+    expect(() => indexer.stampToolCallDelta(toolCallPart({ arguments: '{' }))).to.throw(TypeError, 'Expected delta.toolCall.id to be a string, got null');
     expect(() => indexer.stampToolCallDelta(textPart('x') as never)).to.throw(TypeError, 'Expected delta to be a tool_call part, got a text part');
     expect(() => indexer.stampToolCallDelta(null as never)).to.throw(TypeError, 'Expected delta to be a message part, got null');
   });

@@ -61,9 +61,7 @@ describe('StreamingParts', () => {
     });
 
     it('parses an optional sign and digits in the 32-bit range', () => {
-      expect(['+5', '-3', '007', '-0', '2147483647', '-2147483648'].map((v) => StreamingParts.partIndex(withIndex(v)))).to.deep.equal([
-        5, -3, 7, 0, 2147483647, -2147483648,
-      ]);
+      expect(['+5', '-3', '007', '-0', '2147483647', '-2147483648'].map((v) => StreamingParts.partIndex(withIndex(v)))).to.deep.equal([5, -3, 7, 0, 2147483647, -2147483648]);
     });
 
     it('reads a malformed index as null', () => {
@@ -76,9 +74,7 @@ describe('StreamingParts', () => {
     const withFlag = (value: string) => textPart('x', { attributes: { partial: value } });
 
     it('is true only for "true" in any case', () => {
-      expect(['true', 'TRUE', 'True', 'false', 'yes', '1', ''].map((v) => StreamingParts.isPartial(withFlag(v)))).to.deep.equal([
-        true, true, true, false, false, false, false,
-      ]);
+      expect(['true', 'TRUE', 'True', 'false', 'yes', '1', ''].map((v) => StreamingParts.isPartial(withFlag(v)))).to.deep.equal([true, true, true, false, false, false, false]);
     });
 
     it('is false when the attribute is absent', () => {

@@ -108,8 +108,16 @@ describe('a custom provider as a descriptor (SPEC §15)', () => {
   });
 
   it('rejects a descriptor that is not one with a TypeError naming what is missing', async () => {
-    await expectRejection(() => consumeStream(chunks(BODY), recordingHandler(), { format: { ...acme, createMapper: undefined } as never }), TypeError, 'Expected format to be a ProviderDescriptor with a createMapper function');
-    await expectRejection(() => consumeStream(chunks(BODY), recordingHandler(), { providers: [{ ...acme, framing: 'xml' }] as never }), TypeError, 'Expected providers[0] to be a ProviderDescriptor with a framing');
+    await expectRejection(
+      () => consumeStream(chunks(BODY), recordingHandler(), { format: { ...acme, createMapper: undefined } as never }),
+      TypeError,
+      'Expected format to be a ProviderDescriptor with a createMapper function',
+    );
+    await expectRejection(
+      () => consumeStream(chunks(BODY), recordingHandler(), { providers: [{ ...acme, framing: 'xml' }] as never }),
+      TypeError,
+      'Expected providers[0] to be a ProviderDescriptor with a framing',
+    );
     await expectRejection(() => consumeStream(chunks(BODY), recordingHandler(), { format: 'acme' as never }), TypeError, 'Expected format to be one of');
   });
 
@@ -156,7 +164,11 @@ describe('a custom provider as a descriptor (SPEC §15)', () => {
       const saved = process.env.ACME_API_KEY;
       delete process.env.ACME_API_KEY;
       try {
-        await expectRejection(() => streamProvider(acme, { model: 'm', prompt: 'p' }, recordingHandler(), { baseURL: 'http://127.0.0.1:9' }), TypeError, 'Missing API key for Acme: pass apiKey or set ACME_API_KEY');
+        await expectRejection(
+          () => streamProvider(acme, { model: 'm', prompt: 'p' }, recordingHandler(), { baseURL: 'http://127.0.0.1:9' }),
+          TypeError,
+          'Missing API key for Acme: pass apiKey or set ACME_API_KEY',
+        );
       } finally {
         if (saved !== undefined) process.env.ACME_API_KEY = saved;
       }

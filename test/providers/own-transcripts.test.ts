@@ -8,8 +8,7 @@ import { noteSkipped } from '../support/skips';
  * Where the library does not yet do what the SPEC asks for a transcript: the check is listed
  * (pending, with the reason in its title) rather than weakened. Remove an entry once it passes.
  */
-const KNOWN_GAPS: Readonly<Record<string, { readonly payloads?: string; readonly tokens?: string }>> = {
-};
+const KNOWN_GAPS: Readonly<Record<string, { readonly payloads?: string; readonly tokens?: string }>> = {};
 
 function payloadsOf(response: ChatResponse): string[] {
   return response.aiMessage.parts.flatMap((part) => (part.payload === null ? [] : [part.payload.data]));
@@ -59,7 +58,11 @@ describe('the hand-written transcripts (test/support/own-transcripts.ts) against
         it(`surfaces what no callback models raw: ${expected.raw.join(', ')}`, async () => {
           const run = await recordRun([transcript.bytes], transcript.format);
           const raw = valuesOf<unknown>(run.events, 'unmappedRawEvent').map((event) => JSON.stringify(event));
-          for (const marker of expected.raw) expect(raw.some((event) => event.includes(marker)), marker).to.equal(true);
+          for (const marker of expected.raw)
+            expect(
+              raw.some((event) => event.includes(marker)),
+              marker,
+            ).to.equal(true);
         });
       }
     });

@@ -27,18 +27,11 @@ const messageStart: TypedEvent = {
   type: 'message_start',
   message: { id: 'msg_b1', type: 'message', role: 'assistant', model: 'claude-test', content: [], stop_reason: null, usage: { input_tokens: 9, output_tokens: 1 } },
 };
-const messageEnd: TypedEvent[] = [
-  { type: 'message_delta', delta: { stop_reason: 'end_turn', stop_sequence: null }, usage: { output_tokens: 20 } },
-  { type: 'message_stop' },
-];
+const messageEnd: TypedEvent[] = [{ type: 'message_delta', delta: { stop_reason: 'end_turn', stop_sequence: null }, usage: { output_tokens: 20 } }, { type: 'message_stop' }];
 const start = (index: number, block: Record<string, unknown>): TypedEvent => ({ type: 'content_block_start', index, content_block: block });
 const delta = (index: number, value: Record<string, unknown>): TypedEvent => ({ type: 'content_block_delta', index, delta: value });
 const stop = (index: number): TypedEvent => ({ type: 'content_block_stop', index });
-const text = (index: number, ...pieces: string[]): TypedEvent[] => [
-  start(index, { type: 'text', text: '' }),
-  ...pieces.map((piece) => delta(index, { type: 'text_delta', text: piece })),
-  stop(index),
-];
+const text = (index: number, ...pieces: string[]): TypedEvent[] => [start(index, { type: 'text', text: '' }), ...pieces.map((piece) => delta(index, { type: 'text_delta', text: piece })), stop(index)];
 
 async function anthropicParts(events: readonly TypedEvent[]): Promise<MessagePart[]> {
   const run = await runBody(typedSse([messageStart, ...events, ...messageEnd]), 'anthropic');
@@ -48,18 +41,8 @@ async function anthropicParts(events: readonly TypedEvent[]): Promise<MessagePar
 
 describe('Anthropic blocks in the final message', () => {
   it('keeps two redacted_thinking blocks back to back as two reasoning parts, each with its own data', async () => {
-    const parts = await anthropicParts([
-      start(0, { type: 'redacted_thinking', data: 'RD-first' }),
-      stop(0),
-      start(1, { type: 'redacted_thinking', data: 'RD-second' }),
-      stop(1),
-      ...text(2, 'Done.'),
-    ]);
-    expect(parts).to.deep.equal([
-      reasoningPart(null, { payload: redacted('RD-first') }),
-      reasoningPart(null, { payload: redacted('RD-second') }),
-      textPart('Done.'),
-    ]);
+    const parts = await anthropicParts([start(0, { type: 'redacted_thinking', data: 'RD-first' }), stop(0), start(1, { type: 'redacted_thinking', data: 'RD-second' }), stop(1), ...text(2, 'Done.')]);
+    expect(parts).to.deep.equal([reasoningPart(null, { payload: redacted('RD-first') }), reasoningPart(null, { payload: redacted('RD-second') }), textPart('Done.')]);
   });
 
   it('keeps two signed thinking blocks back to back as two reasoning parts, each with its text and signature', async () => {
@@ -75,11 +58,7 @@ describe('Anthropic blocks in the final message', () => {
       stop(1),
       ...text(2, 'Answer'),
     ]);
-    expect(parts).to.deep.equal([
-      reasoningPart('First idea.', { payload: anthropicSig('SIG-one') }),
-      reasoningPart('Second idea.', { payload: anthropicSig('SIG-two') }),
-      textPart('Answer'),
-    ]);
+    expect(parts).to.deep.equal([reasoningPart('First idea.', { payload: anthropicSig('SIG-one') }), reasoningPart('Second idea.', { payload: anthropicSig('SIG-two') }), textPart('Answer')]);
   });
 
   it('keeps a web search (input assembled from its deltas), its result and the cited text blocks with their citations, in order', async () => {
@@ -243,16 +222,11 @@ describe('OpenAI Responses items in the final message', () => {
   it('keeps both encrypted reasoning items around a web_search_call, which stays as an unknown part between them', async () => {
     const run = await responsesRun([
       ...encryptedReasoning(0, 'rs_1', 'ENC-first'),
-      ...item(
-        1,
-        { id: 'ws_1', type: 'web_search_call', status: 'in_progress' },
-        { id: 'ws_1', type: 'web_search_call', status: 'completed', action: { type: 'search', query: 'eclipse' } },
-        [
-          ev('response.web_search_call.in_progress', { item_id: 'ws_1', output_index: 1 }),
-          ev('response.web_search_call.searching', { item_id: 'ws_1', output_index: 1 }),
-          ev('response.web_search_call.completed', { item_id: 'ws_1', output_index: 1 }),
-        ],
-      ),
+      ...item(1, { id: 'ws_1', type: 'web_search_call', status: 'in_progress' }, { id: 'ws_1', type: 'web_search_call', status: 'completed', action: { type: 'search', query: 'eclipse' } }, [
+        ev('response.web_search_call.in_progress', { item_id: 'ws_1', output_index: 1 }),
+        ev('response.web_search_call.searching', { item_id: 'ws_1', output_index: 1 }),
+        ev('response.web_search_call.completed', { item_id: 'ws_1', output_index: 1 }),
+      ]),
       ...encryptedReasoning(2, 'rs_2', 'ENC-second'),
       ...message(3, 'msg_1', 'Eclipses are safe with glasses.'),
     ]);
@@ -317,9 +291,7 @@ describe('OpenAI Responses items in the final message', () => {
     const annotation = { type: 'url_citation', start_index: 0, end_index: 4, url: 'https://example.com/', title: 'Example' };
     const run = await responsesRun([
       ...item(0, { ...listTools, tools: [] }, listTools),
-      ...item(1, { ...interpreter, status: 'in_progress', outputs: null }, interpreter, [
-        ev('response.code_interpreter_call_code.delta', { item_id: 'ci_1', output_index: 1, delta: 'print(2+2)' }),
-      ]),
+      ...item(1, { ...interpreter, status: 'in_progress', outputs: null }, interpreter, [ev('response.code_interpreter_call_code.delta', { item_id: 'ci_1', output_index: 1, delta: 'print(2+2)' })]),
       ...item(2, { id: 'ig_1', type: 'image_generation_call', status: 'in_progress' }, image, [
         ev('response.image_generation_call.partial_image', { item_id: 'ig_1', output_index: 2, partial_image_index: 0, partial_image_b64: 'AAAA' }),
       ]),
@@ -366,12 +338,7 @@ describe('Gemini parts in the final message', () => {
   it('keeps Gemini 3 toolCall / toolResponse parts that carry a thought signature and no text as unknown parts, raw as well', async () => {
     const call = { toolCall: { id: 'tc_1', toolType: 'GOOGLE_SEARCH_WEB', args: { queries: ['eclipse'] } }, thoughtSignature: 'GS-call' };
     const response = { toolResponse: { id: 'tc_1', toolType: 'GOOGLE_SEARCH_WEB', response: { results: [{ title: 'Eclipse' }] } }, thoughtSignature: 'GS-response' };
-    const chunks = [
-      geminiChunk([call]),
-      geminiChunk([response]),
-      geminiChunk([{ text: 'Eclipses ', thoughtSignature: 'GS-text' }]),
-      geminiChunk([{ text: 'are rare.' }], 'STOP'),
-    ];
+    const chunks = [geminiChunk([call]), geminiChunk([response]), geminiChunk([{ text: 'Eclipses ', thoughtSignature: 'GS-text' }]), geminiChunk([{ text: 'are rare.' }], 'STOP')];
     const run = await geminiRun(chunks);
     expect(run.response.aiMessage.parts).to.deep.equal([
       unknownPart('google', 'toolCall', '{"toolCall":{"id":"tc_1","toolType":"GOOGLE_SEARCH_WEB","args":{"queries":["eclipse"]}},"thoughtSignature":"GS-call"}'),
@@ -392,7 +359,13 @@ describe('Gemini parts in the final message', () => {
       geminiChunk([{ text: ' More.', thought: true }]),
       geminiChunk([{ text: 'Again.', thought: true, thoughtSignature: 'T-2' }]),
       geminiChunk([{ text: 'One.', thoughtSignature: 'S-1' }]),
-      geminiChunk([{ text: 'Two.', thoughtSignature: 'S-2' }, { text: '', thoughtSignature: '' }], 'STOP'),
+      geminiChunk(
+        [
+          { text: 'Two.', thoughtSignature: 'S-2' },
+          { text: '', thoughtSignature: '' },
+        ],
+        'STOP',
+      ),
     ]);
     expect(run.response.aiMessage.parts).to.deep.equal([
       reasoningPart('Hmm. More.', { payload: thoughtSig('T-1') }),
@@ -431,12 +404,9 @@ describe('StreamingPartIndexer#stamp with payloads and block ends', () => {
 
   it('starts a new part for a second payload-bearing delta of the same type', () => {
     const indexer = new StreamingPartIndexer();
-    const stamped = [
-      reasoningPart('A'),
-      reasoningPart('', { payload: anthropicSig('one') }),
-      reasoningPart('', { payload: anthropicSig('two') }),
-      reasoningPart('B'),
-    ].map((part) => indexer.stamp(part));
+    const stamped = [reasoningPart('A'), reasoningPart('', { payload: anthropicSig('one') }), reasoningPart('', { payload: anthropicSig('two') }), reasoningPart('B')].map((part) =>
+      indexer.stamp(part),
+    );
     expect(stamped.map(index)).to.deep.equal(['0', '0', '1', '1']);
   });
 
@@ -512,7 +482,12 @@ describe('PartsBridge#completeBlock', () => {
     const raw: unknown[] = [];
     const body = '{"text":"a"}\n{"block":"b"}\n{"text":"c"}\n{"done":true}\n';
     const outcome = await startStream(
-      async () => openChunkReader((async function* () { yield body; })()),
+      async () =>
+        openChunkReader(
+          (async function* () {
+            yield body;
+          })(),
+        ),
       { onUnmappedRawEvent: (event) => raw.push(event), onCompleteResponse: () => undefined, onError: () => undefined },
       { format: { ...ollamaProvider, createMapper: () => new BlockMapper() } },
     );

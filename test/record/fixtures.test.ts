@@ -112,7 +112,11 @@ const entries = (['anthropic', 'openai-responses', 'gemini'] as const).flatMap((
 
       it('still surfaces the frames of those blocks raw', () => {
         const raw = valuesOf<SseFrame>(run.events, 'unmappedRawEvent');
-        for (const block of expected) expect(raw.some((frame) => frame.data === block.frame.data), block.kind).to.equal(true);
+        for (const block of expected)
+          expect(
+            raw.some((frame) => frame.data === block.frame.data),
+            block.kind,
+          ).to.equal(true);
       });
     });
   }

@@ -260,7 +260,10 @@ const available = fixturesAvailable('item id fixtures');
       const expected = expectedItemParts(frames);
       // The custom tool calls, read from the recorded items: their parts say so (itemType).
       const customIds = new Set(
-        frames.map((frame) => JSON.parse(frame.data) as Json).filter((event) => event.type === 'response.output_item.done' && (event.item as Json).type === 'custom_tool_call').map((event) => (event.item as Json).id as string),
+        frames
+          .map((frame) => JSON.parse(frame.data) as Json)
+          .filter((event) => event.type === 'response.output_item.done' && (event.item as Json).type === 'custom_tool_call')
+          .map((event) => (event.item as Json).id as string),
       );
       const run = await recordRun([bytes], 'openai-responses');
       const parts = run.response.aiMessage.parts;

@@ -59,11 +59,7 @@ async function check(format: WireFormat, made: Case, size: number): Promise<read
 // ---- Anthropic: thinking (signed), redacted_thinking, text, server_tool_use, tool_use blocks ----
 
 type AnthropicBlock =
-  | { kind: 'thinking'; text: string[]; signature: string }
-  | { kind: 'redacted'; data: string }
-  | { kind: 'text'; text: string[] }
-  | { kind: 'server'; query: string }
-  | { kind: 'tool'; n: number };
+  { kind: 'thinking'; text: string[]; signature: string } | { kind: 'redacted'; data: string } | { kind: 'text'; text: string[] } | { kind: 'server'; query: string } | { kind: 'tool'; n: number };
 
 const anthropicBlock: fc.Arbitrary<AnthropicBlock> = fc.oneof(
   fc.record({ kind: fc.constant('thinking' as const), text: fc.array(piece, { maxLength: 3 }), signature: token }),
@@ -74,9 +70,7 @@ const anthropicBlock: fc.Arbitrary<AnthropicBlock> = fc.oneof(
 );
 
 function anthropicCase(blocks: readonly AnthropicBlock[]): Case {
-  const events: TypedEvent[] = [
-    { type: 'message_start', message: { id: 'msg_p', type: 'message', role: 'assistant', model: 'claude-p', content: [], usage: { input_tokens: 1, output_tokens: 1 } } },
-  ];
+  const events: TypedEvent[] = [{ type: 'message_start', message: { id: 'msg_p', type: 'message', role: 'assistant', model: 'claude-p', content: [], usage: { input_tokens: 1, output_tokens: 1 } } }];
   const parts: MessagePart[] = [];
   blocks.forEach((block, index) => {
     const start = (content: Record<string, unknown>): void => void events.push({ type: 'content_block_start', index, content_block: content });
@@ -124,11 +118,7 @@ function anthropicCase(blocks: readonly AnthropicBlock[]): Case {
 // ---- OpenAI Responses: reasoning (summary and/or encrypted), message, web_search_call, function_call;
 // every part keeps its item's id as `itemId` ----
 
-type ResponsesItem =
-  | { kind: 'reasoning'; summary: string[]; encrypted: string | null }
-  | { kind: 'message'; text: string[] }
-  | { kind: 'search'; query: string }
-  | { kind: 'call'; n: number };
+type ResponsesItem = { kind: 'reasoning'; summary: string[]; encrypted: string | null } | { kind: 'message'; text: string[] } | { kind: 'search'; query: string } | { kind: 'call'; n: number };
 
 const responsesItem: fc.Arbitrary<ResponsesItem> = fc.oneof(
   fc.record({ kind: fc.constant('reasoning' as const), summary: fc.array(piece, { maxLength: 2 }), encrypted: fc.option(token, { nil: null }) }),
@@ -187,10 +177,7 @@ function responsesCase(items: readonly ResponsesItem[]): Case {
 
 // ---- Gemini: text and thought parts (some signed), function calls, server-side toolCall parts ----
 
-type GeminiBlock =
-  | { kind: 'text' | 'thought'; text: string; signature: string | null }
-  | { kind: 'function'; n: number; signature: string | null }
-  | { kind: 'server'; signature: string | null };
+type GeminiBlock = { kind: 'text' | 'thought'; text: string; signature: string | null } | { kind: 'function'; n: number; signature: string | null } | { kind: 'server'; signature: string | null };
 
 const signature = fc.option(token, { nil: null });
 const geminiBlock: fc.Arbitrary<GeminiBlock> = fc.oneof(

@@ -71,10 +71,16 @@ function itemCall(itemId: string, id: string | null, name: string | null, args: 
 
 // ---- transcript pieces, per format ----
 
-const chat = (delta: unknown, finish: string | null = null): Frame => [null, { id: 'chatcmpl-1', object: 'chat.completion.chunk', model: 'gpt-test', choices: [{ index: 0, delta, finish_reason: finish }] }];
+const chat = (delta: unknown, finish: string | null = null): Frame => [
+  null,
+  { id: 'chatcmpl-1', object: 'chat.completion.chunk', model: 'gpt-test', choices: [{ index: 0, delta, finish_reason: finish }] },
+];
 const DONE: Frame = [null, '[DONE]'];
 
-const messageStart: Frame = ['message_start', { type: 'message_start', message: { id: 'msg_1', type: 'message', role: 'assistant', model: 'claude-test', content: [], usage: { input_tokens: 5, output_tokens: 1 } } }];
+const messageStart: Frame = [
+  'message_start',
+  { type: 'message_start', message: { id: 'msg_1', type: 'message', role: 'assistant', model: 'claude-test', content: [], usage: { input_tokens: 5, output_tokens: 1 } } },
+];
 const blockStart = (index: number, block: unknown): Frame => ['content_block_start', { type: 'content_block_start', index, content_block: block }];
 const textDelta = (index: number, text: string): Frame => ['content_block_delta', { type: 'content_block_delta', index, delta: { type: 'text_delta', text } }];
 const jsonDelta = (index: number, json: string): Frame => ['content_block_delta', { type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: json } }];
@@ -85,7 +91,10 @@ const messageStop: Frame = ['message_stop', { type: 'message_stop' }];
 const responses = (type: string, fields: Record<string, unknown>): Frame => [type, { type, ...fields }];
 const created = responses('response.created', { response: { id: 'resp_1', status: 'in_progress', model: 'gpt-test', output: [] } });
 const callAdded = (outputIndex: number, itemId: string, callId: string | null, name: string): Frame =>
-  responses('response.output_item.added', { output_index: outputIndex, item: { id: itemId, type: 'function_call', status: 'in_progress', ...(callId === null ? {} : { call_id: callId }), name, arguments: '' } });
+  responses('response.output_item.added', {
+    output_index: outputIndex,
+    item: { id: itemId, type: 'function_call', status: 'in_progress', ...(callId === null ? {} : { call_id: callId }), name, arguments: '' },
+  });
 const argsDelta = (outputIndex: number, itemId: string, delta: string): Frame => responses('response.function_call_arguments.delta', { item_id: itemId, output_index: outputIndex, delta });
 const argsDone = (outputIndex: number, itemId: string, args: string): Frame => responses('response.function_call_arguments.done', { item_id: itemId, output_index: outputIndex, arguments: args });
 const completed = responses('response.completed', { response: { id: 'resp_1', status: 'completed', model: 'gpt-test', output: [] } });
@@ -186,10 +195,7 @@ describe('The final message keeps every tool call', () => {
     });
 
     it('OpenAI Responses: a function_call item never done, then response.incomplete for max_output_tokens', async () => {
-      const { calls, response } = await run(
-        sse([created, callAdded(0, 'fc_1', 'call_1', 'lookup'), argsDelta(0, 'fc_1', '{"q":"par'), incompleteForLength]),
-        'openai-responses',
-      );
+      const { calls, response } = await run(sse([created, callAdded(0, 'fc_1', 'call_1', 'lookup'), argsDelta(0, 'fc_1', '{"q":"par'), incompleteForLength]), 'openai-responses');
       expect(calls).to.deep.equal(['raw', 'raw', ['partialToolCall', 0, 'call_1', 'lookup', '{"q":"par'], 'completeResponse']);
       expect(response.aiMessage.parts).to.deep.equal([itemCall('fc_1', 'call_1', 'lookup', '{"q":"par', true)]);
       expect(response.metadata.finishReason).to.equal('LENGTH');
@@ -333,7 +339,15 @@ describe('The final message keeps every tool call', () => {
 
     it('Ollama: two whole calls with the same id', async () => {
       const { response } = await run(
-        ndjson([ollama({ tool_calls: [{ id: 'c', function: { name: 'f', arguments: {} } }, { id: 'c', function: { name: 'f', arguments: { n: 2 } } }] }), ollama({}, 'stop')]),
+        ndjson([
+          ollama({
+            tool_calls: [
+              { id: 'c', function: { name: 'f', arguments: {} } },
+              { id: 'c', function: { name: 'f', arguments: { n: 2 } } },
+            ],
+          }),
+          ollama({}, 'stop'),
+        ]),
         'ollama',
       );
       expect(response.aiMessage.parts).to.deep.equal([call('c', 'f', '{}'), call('c', 'f', '{"n":2}')]);
@@ -540,7 +554,9 @@ function geminiBody(m: Model): string {
 
 function ollamaBody(m: Model): string {
   const lines = m.items.map((item) =>
-    item.kind === 'text' ? ollama({ content: item.text }) : ollama({ tool_calls: [{ ...(item.id === null ? {} : { id: item.id }), function: { name: item.name, arguments: { q: item.pieces.join('') } } }] }),
+    item.kind === 'text'
+      ? ollama({ content: item.text })
+      : ollama({ tool_calls: [{ ...(item.id === null ? {} : { id: item.id }), function: { name: item.name, arguments: { q: item.pieces.join('') } } }] }),
   );
   lines.push(ollama({}, m.cut ? 'length' : 'stop'));
   return ndjson(lines);

@@ -104,7 +104,11 @@ describe('Usage and finish reasons as the providers bill and send them', () => {
   // ── OpenAI Responses ───────────────────────────────────────────────────────────────────────
 
   describe('OpenAI Responses', () => {
-    const created = { type: 'response.created', sequence_number: 0, response: { id: 'resp_u1', object: 'response', created_at: 1767225600, status: 'in_progress', model: 'gpt-5-mini', output: [], usage: null } };
+    const created = {
+      type: 'response.created',
+      sequence_number: 0,
+      response: { id: 'resp_u1', object: 'response', created_at: 1767225600, status: 'in_progress', model: 'gpt-5-mini', output: [], usage: null },
+    };
 
     it('maps response.incomplete for max_output_tokens to LENGTH, with cached and reasoning tokens', async () => {
       const response = await completed(
@@ -162,7 +166,14 @@ describe('Usage and finish reasons as the providers bill and send them', () => {
             {
               type: 'response.completed',
               sequence_number: 5,
-              response: { id: 'resp_u1', object: 'response', status: 'completed', model: 'gpt-5-mini', output: [], usage: { input_tokens: 80, input_tokens_details: { cached_tokens: 0 }, output_tokens: 20, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 100 } },
+              response: {
+                id: 'resp_u1',
+                object: 'response',
+                status: 'completed',
+                model: 'gpt-5-mini',
+                output: [],
+                usage: { input_tokens: 80, input_tokens_details: { cached_tokens: 0 }, output_tokens: 20, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 100 },
+              },
             },
           ],
           true,
@@ -179,7 +190,10 @@ describe('Usage and finish reasons as the providers bill and send them', () => {
   // ── Anthropic Messages ─────────────────────────────────────────────────────────────────────
 
   describe('Anthropic Messages', () => {
-    const start = (usage: object) => ({ type: 'message_start', message: { id: 'msg_u1', type: 'message', role: 'assistant', model: 'claude-test', content: [], stop_reason: null, stop_sequence: null, usage } });
+    const start = (usage: object) => ({
+      type: 'message_start',
+      message: { id: 'msg_u1', type: 'message', role: 'assistant', model: 'claude-test', content: [], stop_reason: null, stop_sequence: null, usage },
+    });
     const textBlock = [
       { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } },
       { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'Hi.' } },
@@ -317,7 +331,12 @@ describe('Usage and finish reasons as the providers bill and send them', () => {
         'gemini',
         sse(
           [
-            { candidates: [{ content: { role: 'model', parts: [{ text: 'Checking.', thought: true }] }, index: 0 }], usageMetadata: { promptTokenCount: 40, totalTokenCount: 40 }, ...envelope, createTime: '2026-01-01T00:00:00Z' },
+            {
+              candidates: [{ content: { role: 'model', parts: [{ text: 'Checking.', thought: true }] }, index: 0 }],
+              usageMetadata: { promptTokenCount: 40, totalTokenCount: 40 },
+              ...envelope,
+              createTime: '2026-01-01T00:00:00Z',
+            },
             last,
           ],
           false,
@@ -339,7 +358,10 @@ describe('Usage and finish reasons as the providers bill and send them', () => {
     });
 
     it('maps SAFETY to CONTENT_FILTER and MAX_TOKENS to LENGTH even after a function call', async () => {
-      const safety = await completed('gemini', sse([{ candidates: [{ content: { role: 'model', parts: [{ text: '' }] }, finishReason: 'SAFETY' }], usageMetadata: { promptTokenCount: 5, totalTokenCount: 5 }, ...envelope }], false));
+      const safety = await completed(
+        'gemini',
+        sse([{ candidates: [{ content: { role: 'model', parts: [{ text: '' }] }, finishReason: 'SAFETY' }], usageMetadata: { promptTokenCount: 5, totalTokenCount: 5 }, ...envelope }], false),
+      );
       expect(usageAndFinish(safety.metadata)).to.deep.include({
         finishReason: 'CONTENT_FILTER',
         providerFinishReason: 'SAFETY',

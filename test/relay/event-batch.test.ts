@@ -120,7 +120,10 @@ describe('the producer batch writer writes what encoding each event on its own w
         };
         const expected = plainBatches(steps, limits);
         const written = await writtenBatches(steps, limits);
-        expect(written.map((b) => [b.first, b.last]), `run ${run}: batch ranges`).to.deep.equal(expected.map((b) => [b.first, b.last]));
+        expect(
+          written.map((b) => [b.first, b.last]),
+          `run ${run}: batch ranges`,
+        ).to.deep.equal(expected.map((b) => [b.first, b.last]));
         for (let k = 0; k < written.length; k++) {
           const batch = written[k] as RelayBatch;
           const plain = (expected[k] as { text: string }).text;
@@ -133,7 +136,25 @@ describe('the producer batch writer writes what encoding each event on its own w
   }
 
   it('writes a lone surrogate and every JSON escape as JSON.stringify does (named texts, one batch each)', async () => {
-    const texts = ['plain', 'TΩ\t.Xè', '中文', '🦀 crab', 'a"b', 'a\\b', 'line\nbreak', '\u0000', '\u001f', '\u007f', '\u2028\u2029', 'lone \ud800', 'lone \udc00 low', '\ud83e', 'x\udd80', '\udd80\ud83e', '</script>'];
+    const texts = [
+      'plain',
+      'TΩ\t.Xè',
+      '中文',
+      '🦀 crab',
+      'a"b',
+      'a\\b',
+      'line\nbreak',
+      '\u0000',
+      '\u001f',
+      '\u007f',
+      '\u2028\u2029',
+      'lone \ud800',
+      'lone \udc00 low',
+      '\ud83e',
+      'x\udd80',
+      '\udd80\ud83e',
+      '</script>',
+    ];
     const steps: Step[] = texts.map((text, index) => ({ kind: 'delta', index, type: 'text', text }));
     const limits: BatchLimits = { flushMs: 60_000, flushCount: 1, flushBytes: 32_768, maxResponseBytes: 64 * 2 ** 20, retryForMs: 1000 };
     const written = await writtenBatches(steps, limits);

@@ -62,7 +62,7 @@ async function flakyServer(store: MemoryResponseStore, id: string, options: { cu
 }
 
 describe('followRelay', () => {
-  it('reconnects after killed sockets with Last-Event-ID = the last applied sequence, one callback per event, the producer\'s final', async () => {
+  it("reconnects after killed sockets with Last-Event-ID = the last applied sequence, one callback per event, the producer's final", async () => {
     const store = memoryStore();
     const { id, produced } = await slowProducer(store);
     const server = await flakyServer(store, id, { cuts: 4, cutAfter: 300 });
@@ -80,7 +80,7 @@ describe('followRelay', () => {
     }
   });
 
-  it('honours the server\'s retry: over its own initial backoff', async () => {
+  it("honours the server's retry: over its own initial backoff", async () => {
     const store = memoryStore();
     const { id, produced } = await slowProducer(store);
     const server = await flakyServer(store, id, { cuts: 2, cutAfter: 200, retryMs: 10 });

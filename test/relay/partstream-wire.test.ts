@@ -12,7 +12,15 @@ function essence(outcome: StreamOutcome): unknown {
   if (outcome.status === 'completed') return { status: 'completed', response: outcome.response };
   if (outcome.status === 'failed') {
     const error = outcome.error as Error & { kind?: string; code?: string };
-    return { status: 'failed', kind: error.kind, code: error.code, message: error.message, message_: outcome.partial.aiMessage, id: outcome.partial.metadata.id, model: outcome.partial.metadata.modelName };
+    return {
+      status: 'failed',
+      kind: error.kind,
+      code: error.code,
+      message: error.message,
+      message_: outcome.partial.aiMessage,
+      id: outcome.partial.metadata.id,
+      model: outcome.partial.metadata.modelName,
+    };
   }
   return { status: 'cancelled', partial: outcome.partial.aiMessage };
 }

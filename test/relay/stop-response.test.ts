@@ -81,7 +81,7 @@ describe('stopResponse and producer liveness', () => {
     }
   });
 
-  it('ends a dead producer\'s response itself with cancelled', async () => {
+  it("ends a dead producer's response itself with cancelled", async () => {
     const store = memoryStore();
     const gone = store.peer('gone-process');
     const relayed = await openRelay(gone, { flushMs: 1 });
@@ -93,7 +93,9 @@ describe('stopResponse and producer liveness', () => {
     expect(outcome.status).to.equal('completed');
     const metadata = (outcome as { response: import('../../lib/handler/types').ChatResponse }).response.metadata;
     expect(metadata.providerFinishReason).to.equal('cancelled');
-    expect(metadata.providerMetadata).to.deep.include({ partstream: { stop: { by: 'stop', reason: 'cleanup', at: (metadata.providerMetadata as { partstream: { stop: { at: string } } }).partstream.stop.at } } });
+    expect(metadata.providerMetadata).to.deep.include({
+      partstream: { stop: { by: 'stop', reason: 'cleanup', at: (metadata.providerMetadata as { partstream: { stop: { at: string } } }).partstream.stop.at } },
+    });
   });
 
   it('says already-ended for a finished response and unknown for an unknown one', async () => {

@@ -39,11 +39,7 @@ describe('applyDamage', () => {
       damaged(SSE, 'anthropic', { type: 'garbage-line', frame: 1, line: 'zzz', inside: false }),
       damaged(SSE, 'anthropic', { type: 'garbage-line', frame: 1, line: 'zzz', inside: true }),
       damaged(NDJSON, 'ollama', { type: 'garbage-line', frame: 1, line: 'zzz', inside: true }),
-    ]).to.deep.equal([
-      `${frame0}zzz\n\n${frame1}`,
-      `${frame0}event: b\nzzz\ndata: {"type":"b","n":1}\n\n`,
-      '{"message":{"content":"hi"},"done":false}\nzzz\n{"done":true}\n',
-    ]);
+    ]).to.deep.equal([`${frame0}zzz\n\n${frame1}`, `${frame0}event: b\nzzz\ndata: {"type":"b","n":1}\n\n`, '{"message":{"content":"hi"},"done":false}\nzzz\n{"done":true}\n']);
   });
 
   it('breaks the JSON of a data line: cut short, or with a character that does not parse', () => {
@@ -64,11 +60,7 @@ describe('applyDamage', () => {
       damaged(SSE, 'anthropic', { type: 'wrong-type', frame: 1, path: 1, value: 0 }),
       damaged(SSE, 'anthropic', { type: 'wrong-type', frame: 1, path: 0, value: 3 }),
       damaged(NDJSON, 'ollama', { type: 'wrong-type', frame: 0, path: 1, value: 8 }),
-    ]).to.deep.equal([
-      `${frame0}event: b\ndata: {"type":"b","n":null}\n\n`,
-      `${frame0}event: b\ndata: {"type":true,"n":1}\n\n`,
-      '{"message":{"content":[1,"x"]},"done":false}\n{"done":true}\n',
-    ]);
+    ]).to.deep.equal([`${frame0}event: b\ndata: {"type":"b","n":null}\n\n`, `${frame0}event: b\ndata: {"type":true,"n":1}\n\n`, '{"message":{"content":[1,"x"]},"done":false}\n{"done":true}\n']);
   });
 
   it('renames an event to an unknown type, or inserts an unknown event', () => {
@@ -140,7 +132,13 @@ describe('the reliability invariants', () => {
   });
 
   it('reject text that was delivered but is missing from the message', () => {
-    const run = base({ calls: [{ on: 'onPartialResponse', value: partialResponse('Hi') }, { on: 'onPartialResponse', value: partialResponse('!') }, { on: 'onCompleteResponse', value: response }] });
+    const run = base({
+      calls: [
+        { on: 'onPartialResponse', value: partialResponse('Hi') },
+        { on: 'onPartialResponse', value: partialResponse('!') },
+        { on: 'onCompleteResponse', value: response },
+      ],
+    });
     expect(() => expectNothingLost(run)).to.throw(/aggregated text vs delivered text/);
   });
 

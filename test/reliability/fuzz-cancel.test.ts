@@ -40,7 +40,6 @@ describe(`fuzz: cancel (${replayNote()})${corpusNote('fuzz: cancel')}`, () => {
   });
   after(() => watch.uninstall());
 
-
   const runs = runsPerFixture(fixtures.length);
   it(`delivers nothing after cancel() at a random callback, resolves cancelled with everything delivered, and lets go of the source (${runs} cases per fixture)`, async function () {
     this.timeout(0);
@@ -65,9 +64,13 @@ describe(`fuzz: cancel (${replayNote()})${corpusNote('fuzz: cancel')}`, () => {
             expectNothingLost(run);
           } else {
             // A cancel from the terminal callback changes nothing (a throw there is still reported, once).
-            const expected = spec.thenThrows && spec.at === terminalAt && reference.calls[terminalAt]?.on === 'onCompleteResponse'
-              ? [...reference.calls, { on: 'onError', value: { name: 'HandlerCallbackError', message: 'Handler callback onCompleteResponse threw: after cancel', callbackName: 'onCompleteResponse' } }]
-              : reference.calls;
+            const expected =
+              spec.thenThrows && spec.at === terminalAt && reference.calls[terminalAt]?.on === 'onCompleteResponse'
+                ? [
+                    ...reference.calls,
+                    { on: 'onError', value: { name: 'HandlerCallbackError', message: 'Handler callback onCompleteResponse threw: after cancel', callbackName: 'onCompleteResponse' } },
+                  ]
+                : reference.calls;
             expect(run.calls).to.deep.equal(expected);
             expect(run.outcome.status).to.equal(reference.outcome.status);
             expect(run.message).to.deep.equal(reference.message);

@@ -24,7 +24,10 @@ function damagedRun(damage: fc.Arbitrary<Damage>): fc.Arbitrary<{ damage: Damage
 function expectSurvived(run: Replay): void {
   expectOneTerminal(run);
   expectNothingLost(run);
-  expect(run.calls.filter((call) => call.on === 'onError' && (call.value as { callbackName?: string }).callbackName !== undefined), 'callback errors without a throwing callback').to.deep.equal([]);
+  expect(
+    run.calls.filter((call) => call.on === 'onError' && (call.value as { callbackName?: string }).callbackName !== undefined),
+    'callback errors without a throwing callback',
+  ).to.deep.equal([]);
 }
 
 const CLASSES: ReadonlyArray<{ type: DamageType; title: string; share: number; extra?: (run: Replay, reference: Replay) => void }> = [
@@ -57,7 +60,6 @@ describe(`fuzz: damaged streams (${replayNote()})${corpusNote('fuzz: damaged str
   });
   after(() => watch.uninstall());
 
-
   for (const damageClass of CLASSES) {
     const runs = runsPerFixture(fixtures.length, damageClass.share);
     it(`survives ${damageClass.title}: one terminal callback, nothing delivered lost, nothing escapes (${runs} case(s) per fixture)`, async function () {
@@ -71,7 +73,14 @@ describe(`fuzz: damaged streams (${replayNote()})${corpusNote('fuzz: damaged str
           async ({ damage, offsets, delays, auto }) => {
             const mark = watch.escaped.length;
             const bytes = applyDamage(fixture.bytes, fixture.format, damage);
-            const run = await replay(splitAt(bytes, offsets.map((offset) => offset % (bytes.length + 1))), auto ? 'auto' : fixture.format, { delays });
+            const run = await replay(
+              splitAt(
+                bytes,
+                offsets.map((offset) => offset % (bytes.length + 1)),
+              ),
+              auto ? 'auto' : fixture.format,
+              { delays },
+            );
             expectSurvived(run);
             damageClass.extra?.(run, reference);
             await watch.settle(mark);
@@ -112,7 +121,14 @@ describe(`fuzz: damaged streams (${replayNote()})${corpusNote('fuzz: damaged str
             const cancel = at === cancelAt ? { cancel: cancelHow } : {};
             return throws.has(at) ? { ...cancel, throws: new Error(`throw at ${at}`) } : at === cancelAt ? cancel : undefined;
           };
-          const run = await replay(splitAt(bytes, offsets.map((offset) => offset % (bytes.length + 1))), fixture.format, { delays, hook });
+          const run = await replay(
+            splitAt(
+              bytes,
+              offsets.map((offset) => offset % (bytes.length + 1)),
+            ),
+            fixture.format,
+            { delays, hook },
+          );
 
           const ownCalls = run.calls.filter((call) => !isCallbackError(call));
           const terminalAt = ownCalls.findIndex(isTerminal);

@@ -140,7 +140,14 @@ describe(`fuzz: split anywhere (${replayNote()})${corpusNote('fuzz: split anywhe
           for (const damage of damages) bytes = applyDamage(bytes, fixture.format, damage);
           const format = auto ? 'auto' : fixture.format;
           const reference = observable(await replay(whole(bytes), format));
-          const run = await replay(splitAt(bytes, offsets.map((offset) => offset % (bytes.length + 1))), format, { kind, delays });
+          const run = await replay(
+            splitAt(
+              bytes,
+              offsets.map((offset) => offset % (bytes.length + 1)),
+            ),
+            format,
+            { kind, delays },
+          );
           expect(observable(run)).to.deep.equal(reference);
           await watch.settle(mark);
         },

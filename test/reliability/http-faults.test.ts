@@ -15,11 +15,21 @@ const ERROR_BODIES: Readonly<Record<WireFormat, (status: number) => { body: unkn
   'openai-chat': (status) => openAIError(status),
   'openai-responses': (status) => openAIError(status),
   anthropic: (status) => {
-    const [type, message] = status === 429 ? ['rate_limit_error', 'Number of request tokens has exceeded your per-minute rate limit'] : status === 500 ? ['api_error', 'Internal server error'] : ['overloaded_error', 'Overloaded'];
+    const [type, message] =
+      status === 429
+        ? ['rate_limit_error', 'Number of request tokens has exceeded your per-minute rate limit']
+        : status === 500
+          ? ['api_error', 'Internal server error']
+          : ['overloaded_error', 'Overloaded'];
     return { body: { type: 'error', error: { type, message } }, message, code: type };
   },
   gemini: (status) => {
-    const [state, message] = status === 429 ? ['RESOURCE_EXHAUSTED', 'Resource has been exhausted (e.g. check quota).'] : status === 500 ? ['INTERNAL', 'An internal error has occurred.'] : ['UNAVAILABLE', 'The model is overloaded. Please try again later.'];
+    const [state, message] =
+      status === 429
+        ? ['RESOURCE_EXHAUSTED', 'Resource has been exhausted (e.g. check quota).']
+        : status === 500
+          ? ['INTERNAL', 'An internal error has occurred.']
+          : ['UNAVAILABLE', 'The model is overloaded. Please try again later.'];
     return { body: { error: { code: status, message, status: state } }, message, code: state };
   },
   ollama: (status) => {
@@ -29,7 +39,12 @@ const ERROR_BODIES: Readonly<Record<WireFormat, (status: number) => { body: unkn
 };
 
 function openAIError(status: number): { body: unknown; message: string; code: string | undefined } {
-  const [code, message] = status === 429 ? ['rate_limit_exceeded', 'Rate limit reached for gpt-test in organization org-1 on tokens per min.'] : status === 500 ? ['server_error', 'The server had an error while processing your request. Sorry about that!'] : ['service_unavailable', 'The engine is currently overloaded, please try again later.'];
+  const [code, message] =
+    status === 429
+      ? ['rate_limit_exceeded', 'Rate limit reached for gpt-test in organization org-1 on tokens per min.']
+      : status === 500
+        ? ['server_error', 'The server had an error while processing your request. Sorry about that!']
+        : ['service_unavailable', 'The engine is currently overloaded, please try again later.'];
   return { body: { error: { message, type: code, param: null, code } }, message, code };
 }
 

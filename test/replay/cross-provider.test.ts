@@ -20,8 +20,18 @@ import { finalMessage, sse } from './replay-support';
 const OPENROUTER_DETAIL = 'b3BlbnJvdXRlci1yZWFzb25pbmc=';
 const openRouterTurn = sse(
   [
-    { id: 'g1', object: 'chat.completion.chunk', model: 'm', choices: [{ index: 0, delta: { role: 'assistant', content: '', reasoning_details: [{ type: 'reasoning.encrypted', data: OPENROUTER_DETAIL, index: 0 }] } }] },
-    { id: 'g1', object: 'chat.completion.chunk', model: 'm', choices: [{ index: 0, delta: { tool_calls: [{ index: 0, id: 'call_or', type: 'function', function: { name: 'lookup', arguments: '{"q":"x"}' } }] } }] },
+    {
+      id: 'g1',
+      object: 'chat.completion.chunk',
+      model: 'm',
+      choices: [{ index: 0, delta: { role: 'assistant', content: '', reasoning_details: [{ type: 'reasoning.encrypted', data: OPENROUTER_DETAIL, index: 0 }] } }],
+    },
+    {
+      id: 'g1',
+      object: 'chat.completion.chunk',
+      model: 'm',
+      choices: [{ index: 0, delta: { tool_calls: [{ index: 0, id: 'call_or', type: 'function', function: { name: 'lookup', arguments: '{"q":"x"}' } }] } }],
+    },
     { id: 'g1', object: 'chat.completion.chunk', model: 'm', choices: [{ index: 0, delta: {}, finish_reason: 'tool_calls' }] },
   ],
   true,
@@ -53,7 +63,7 @@ async function firstTurns(format: WireFormat): Promise<AiMessage[]> {
   return turns;
 }
 
-describe('a conversation continued on another provider sends none of the first provider\'s payloads', () => {
+describe("a conversation continued on another provider sends none of the first provider's payloads", () => {
   for (const from of FORMATS) {
     for (const to of FORMATS) {
       if (from === to) continue;

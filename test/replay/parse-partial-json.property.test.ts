@@ -50,10 +50,7 @@ function sameJson(a: unknown, b: unknown): boolean {
   if (Object.getPrototypeOf(a) !== Object.prototype || Object.getPrototypeOf(b) !== Object.prototype) return false;
   const keys = Reflect.ownKeys(a);
   const otherKeys = Reflect.ownKeys(b);
-  return (
-    keys.length === otherKeys.length &&
-    keys.every((key, i) => key === otherKeys[i] && sameJson(Object.getOwnPropertyDescriptor(a, key)?.value, Object.getOwnPropertyDescriptor(b, key)?.value))
-  );
+  return keys.length === otherKeys.length && keys.every((key, i) => key === otherKeys[i] && sameJson(Object.getOwnPropertyDescriptor(a, key)?.value, Object.getOwnPropertyDescriptor(b, key)?.value));
 }
 
 const own = (o: object, key: string): unknown => Object.getOwnPropertyDescriptor(o, key)?.value;
@@ -153,12 +150,7 @@ const leafArb: fc.Arbitrary<Tree> = fc.oneof(
   stringArb,
 );
 const treeArb: fc.Arbitrary<Tree> = fc.letrec<{ tree: Tree }>((tie) => ({
-  tree: fc.oneof(
-    { depthSize: 'small' },
-    leafArb,
-    fc.array(tie('tree'), { maxLength: 5 }),
-    fc.dictionary(keyArb, tie('tree'), { maxKeys: 5, noNullPrototype: true }),
-  ),
+  tree: fc.oneof({ depthSize: 'small' }, leafArb, fc.array(tie('tree'), { maxLength: 5 }), fc.dictionary(keyArb, tie('tree'), { maxKeys: 5, noNullPrototype: true })),
 })).tree;
 
 /** A chain of up to 100 arrays and objects, with siblings before or after, around a small value. */

@@ -117,7 +117,7 @@ describe('parsePartialJson', () => {
     }
 
     it('stops at the first error: nothing partial is returned', () => {
-      expect(() => parsePartialJson('{"a": "long value", ]')).to.throw(JsonSyntaxError, "position 20: expected a string key, got \"]\"");
+      expect(() => parsePartialJson('{"a": "long value", ]')).to.throw(JsonSyntaxError, 'position 20: expected a string key, got "]"');
     });
 
     it('never treats a text that stops early as an error', () => {

@@ -68,8 +68,7 @@ describe('parseToolArguments', () => {
       expect(error.name).to.equal('JsonSyntaxError');
       expect((error as JsonSyntaxError).position).to.equal(17);
       expect(error.message).to.equal(
-        'The arguments of tool call "get_weather" (id "call_1") are not valid JSON: ' +
-          'at position 17, expected a string key, got "}" (near "{\\"city\\": \\"Paris\\",}")',
+        'The arguments of tool call "get_weather" (id "call_1") are not valid JSON: ' + 'at position 17, expected a string key, got "}" (near "{\\"city\\": \\"Paris\\",}")',
       );
       expect(JsonSyntaxError.isInstance(error.cause)).to.equal(true);
     });
@@ -78,8 +77,7 @@ describe('parseToolArguments', () => {
       const error = thrown(() => parseToolArguments(request('{"city": "Par', null)));
       expect((error as JsonSyntaxError).position).to.equal(13);
       expect(error.message).to.equal(
-        'The arguments of tool call "get_weather" (no id) are not valid JSON: ' +
-          'at position 13, the text ends before the JSON value is complete (near "{\\"city\\": \\"Par")',
+        'The arguments of tool call "get_weather" (no id) are not valid JSON: ' + 'at position 13, the text ends before the JSON value is complete (near "{\\"city\\": \\"Par")',
       );
     });
 
@@ -88,7 +86,7 @@ describe('parseToolArguments', () => {
       const args = `{"key": "${secret}", "n": 1x}`;
       const error = thrown(() => parseToolArguments(request(args)));
       expect((error as JsonSyntaxError).position).to.equal(args.indexOf('x}'));
-      expect(error.message).to.contain('expected \',\' or \'}\', got "x"');
+      expect(error.message).to.contain("expected ',' or '}', got \"x\"");
       expect(error.message).to.contain('(near …"SSSSSSSSSSSSSSSSSSSSS\\", \\"n\\": 1x}")');
       expect(error.message).not.to.contain('S'.repeat(31));
       expect(error.message.length).to.be.below(300);
@@ -128,10 +126,7 @@ describe('parseToolArguments', () => {
     });
 
     it('rejects arguments that are neither a string nor null, naming the call', () => {
-      expect(() => parseToolArguments({ id: 'c1', name: 'f', arguments: 5 } as never)).to.throw(
-        TypeError,
-        'Expected the arguments of tool call "f" (id "c1") to be a string or null, got number 5',
-      );
+      expect(() => parseToolArguments({ id: 'c1', name: 'f', arguments: 5 } as never)).to.throw(TypeError, 'Expected the arguments of tool call "f" (id "c1") to be a string or null, got number 5');
     });
 
     it('points from a whole tool-call part to its toolCall', () => {

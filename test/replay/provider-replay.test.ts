@@ -42,13 +42,7 @@ describe('toAnthropicMessages — an Anthropic transcript replayed', () => {
   it('gives back thinking with its signature, redacted thinking with its data, text and tool_use, in wire order', async () => {
     const ai = await finalMessage('anthropic', wire);
     const request = ai.toolExecutionRequests[0]!;
-    const { system, messages } = toAnthropicMessages([
-      systemMessage('Be brief.'),
-      userMessage('Weather in Paris?'),
-      ai,
-      toolExecutionResultMessage(request, '21 °C'),
-      userMessage('Thanks'),
-    ]);
+    const { system, messages } = toAnthropicMessages([systemMessage('Be brief.'), userMessage('Weather in Paris?'), ai, toolExecutionResultMessage(request, '21 °C'), userMessage('Thanks')]);
     expect(system).to.equal('Be brief.');
     expect(messages).to.deep.equal([
       { role: 'user', content: 'Weather in Paris?' },
@@ -76,7 +70,13 @@ describe('toAnthropicMessages — an Anthropic transcript replayed', () => {
     const b = toolExecutionRequest({ id: 'toolu_b', name: 'g', arguments: '{}' });
     const { messages } = toAnthropicMessages([toolExecutionResultMessage(a, 'ok'), toolExecutionResultMessage(b, 'boom', { isError: true })]);
     expect(messages).to.deep.equal([
-      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_a', content: 'ok' }, { type: 'tool_result', tool_use_id: 'toolu_b', content: 'boom', is_error: true }] },
+      {
+        role: 'user',
+        content: [
+          { type: 'tool_result', tool_use_id: 'toolu_a', content: 'ok' },
+          { type: 'tool_result', tool_use_id: 'toolu_b', content: 'boom', is_error: true },
+        ],
+      },
     ]);
   });
 });
@@ -105,7 +105,11 @@ describe('toOpenAIResponsesInput — an OpenAI Responses transcript replayed', (
     { type: 'response.function_call_arguments.delta', sequence_number: 15, item_id: 'fc_1', output_index: 3, delta: '"b":3}' },
     { type: 'response.function_call_arguments.done', sequence_number: 16, item_id: 'fc_1', output_index: 3, arguments: '{"a":19,"b":3}' },
     { type: 'response.output_item.done', sequence_number: 17, output_index: 3, item: callItem },
-    { type: 'response.completed', sequence_number: 18, response: { id: 'resp_1', status: 'completed', model: 'o4', output: [reasoningItem, webItem, messageItem, callItem], usage: { input_tokens: 5, output_tokens: 9, total_tokens: 14 } } },
+    {
+      type: 'response.completed',
+      sequence_number: 18,
+      response: { id: 'resp_1', status: 'completed', model: 'o4', output: [reasoningItem, webItem, messageItem, callItem], usage: { input_tokens: 5, output_tokens: 9, total_tokens: 14 } },
+    },
   ]);
 
   it('gives back the reasoning item with its id, summary and encrypted_content, the unknown item, the message and the call', async () => {
@@ -128,7 +132,10 @@ describe('toGeminiContents — a Gemini transcript replayed', () => {
     { candidates: [{ content: { role: 'model', parts: [{ text: 'Thinking it over.', thought: true, thoughtSignature: THOUGHT_SIG }] } }] },
     { candidates: [{ content: { role: 'model', parts: [{ text: 'Let me check.', thoughtSignature: TEXT_SIG }] } }] },
     { candidates: [{ content: { role: 'model', parts: [{ functionCall: { name: 'weather', args: { city: 'Paris', days: 3 } }, thoughtSignature: CALL_SIG }] } }] },
-    { candidates: [{ content: { role: 'model', parts: [{ executableCode: { language: 'PYTHON', code: 'print(1)' } }] }, finishReason: 'STOP' }], usageMetadata: { promptTokenCount: 3, candidatesTokenCount: 4, totalTokenCount: 7 } },
+    {
+      candidates: [{ content: { role: 'model', parts: [{ executableCode: { language: 'PYTHON', code: 'print(1)' } }] }, finishReason: 'STOP' }],
+      usageMetadata: { promptTokenCount: 3, candidatesTokenCount: 4, totalTokenCount: 7 },
+    },
   ]);
 
   it('gives back each thought signature on its own part, the function call with its args, the unknown part', async () => {

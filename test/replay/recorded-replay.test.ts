@@ -73,9 +73,7 @@ function replay(format: WireFormat, ai: AiMessage): Replayed {
 // object (compared as the JSON value the recorded text denotes).
 function expectedCalls(format: WireFormat, entry: FixtureEntry): Replayed['calls'] {
   const asText = format === 'openai-chat' || format === 'openai-responses';
-  return entry.expected.toolCalls
-    .filter((c) => c.blockNotStopped !== true)
-    .map((c) => ({ id: format === 'ollama' ? null : c.id, name: c.name, args: asText ? c.arguments : parseArgs(c.arguments) }));
+  return entry.expected.toolCalls.filter((c) => c.blockNotStopped !== true).map((c) => ({ id: format === 'ollama' ? null : c.id, name: c.name, args: asText ? c.arguments : parseArgs(c.arguments) }));
 }
 
 // SPEC §10 takes a Responses reasoning item's encrypted content from its output_item.done (the

@@ -68,7 +68,10 @@ describe('replay across providers', () => {
 
   it('Anthropic and Gemini skip an assistant turn left with nothing to send (their APIs reject empty content)', () => {
     const foreign = aiMessage([reasoningPart('o', { payload: { provider: 'openai', kind: 'encrypted_content', data: 'e' } })]);
-    expect(toAnthropicMessages([userMessage('a'), foreign, userMessage('b')]).messages).to.deep.equal([{ role: 'user', content: 'a' }, { role: 'user', content: 'b' }]);
+    expect(toAnthropicMessages([userMessage('a'), foreign, userMessage('b')]).messages).to.deep.equal([
+      { role: 'user', content: 'a' },
+      { role: 'user', content: 'b' },
+    ]);
     expect(toGeminiContents([userMessage('a'), foreign]).contents).to.deep.equal([{ role: 'user', parts: [{ text: 'a' }] }]);
   });
 
@@ -100,7 +103,11 @@ describe('replay rules every converter keeps', () => {
     });
   }
 
-  for (const [name, convert] of [['toAnthropicMessages', toAnthropicMessages], ['toGeminiContents', toGeminiContents], ['toOllamaMessages', toOllamaMessages]] as const) {
+  for (const [name, convert] of [
+    ['toAnthropicMessages', toAnthropicMessages],
+    ['toGeminiContents', toGeminiContents],
+    ['toOllamaMessages', toOllamaMessages],
+  ] as const) {
     it(`${name} throws a TypeError naming the call when the arguments are not a JSON object`, () => {
       for (const args of ['[1,2]', '"s"', '{"a":', 'nope']) {
         expect(() => convert([badArgs(args)]), args).to.throw(TypeError, /tool call "lookup" \(id "call_7"\).*JSON object/);
@@ -121,12 +128,21 @@ describe('replay rules every converter keeps', () => {
     expect(({} as Record<string, unknown>).polluted).to.equal(undefined);
   });
 
-  it('sends user media in each provider\'s shape', () => {
+  it("sends user media in each provider's shape", () => {
     const png = mediaPart({ id: null, mimeType: 'image/png', name: null, dataKind: 'bytes', data: new Uint8Array([1, 2, 3]) });
     const messages = [userMessage([textPart('see'), png])];
-    expect(toAnthropicMessages(messages).messages[0]!.content).to.deep.equal([{ type: 'text', text: 'see' }, { type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'AQID' } }]);
-    expect(toOpenAIChatMessages(messages).messages[0]!.content).to.deep.equal([{ type: 'text', text: 'see' }, { type: 'image_url', image_url: { url: 'data:image/png;base64,AQID' } }]);
-    expect((toOpenAIResponsesInput(messages).input[0] as { content: unknown }).content).to.deep.equal([{ type: 'input_text', text: 'see' }, { type: 'input_image', image_url: 'data:image/png;base64,AQID', detail: 'auto' }]);
+    expect(toAnthropicMessages(messages).messages[0]!.content).to.deep.equal([
+      { type: 'text', text: 'see' },
+      { type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'AQID' } },
+    ]);
+    expect(toOpenAIChatMessages(messages).messages[0]!.content).to.deep.equal([
+      { type: 'text', text: 'see' },
+      { type: 'image_url', image_url: { url: 'data:image/png;base64,AQID' } },
+    ]);
+    expect((toOpenAIResponsesInput(messages).input[0] as { content: unknown }).content).to.deep.equal([
+      { type: 'input_text', text: 'see' },
+      { type: 'input_image', image_url: 'data:image/png;base64,AQID', detail: 'auto' },
+    ]);
     expect(toGeminiContents(messages).contents[0]!.parts).to.deep.equal([{ text: 'see' }, { inlineData: { mimeType: 'image/png', data: 'AQID' } }]);
     expect(toOllamaMessages(messages).messages[0]).to.deep.equal({ role: 'user', content: 'see', images: ['AQID'] });
   });

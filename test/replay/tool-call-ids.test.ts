@@ -77,7 +77,7 @@ describe('tool calls without an id', () => {
     ]);
   });
 
-  it('Gemini and Ollama: no id at all (Gemini\'s is optional, Ollama has none)', () => {
+  it("Gemini and Ollama: no id at all (Gemini's is optional, Ollama has none)", () => {
     const gemini = JSON.stringify(toGeminiContents(history));
     const ollama = JSON.stringify(toOllamaMessages(history));
     for (const request of [gemini, ollama]) {

@@ -51,9 +51,7 @@ function failingHandler(mode: 'throw' | 'reject'): { handler: StreamingChatRespo
     onUnmappedRawEvent: () => (log.push(['onUnmappedRawEvent']), fail('onUnmappedRawEvent')),
     onCompleteResponse: (response) => (log.push(['onCompleteResponse', response.aiMessage.text]), fail('onCompleteResponse')),
     onError: (error) => {
-      log.push(
-        HandlerCallbackError.isInstance(error) ? ['onError', error.callbackName, (error.cause as Error).message] : ['onError', error.message],
-      );
+      log.push(HandlerCallbackError.isInstance(error) ? ['onError', error.callbackName, (error.cause as Error).message] : ['onError', error.message]);
       return fail('onError');
     },
   };
@@ -191,23 +189,7 @@ describe('async callbacks (SPEC §1)', () => {
         { format: 'openai-chat' },
       );
       expect(outcome.status).to.equal('completed');
-      expect(log).to.deep.equal([
-        'read 0',
-        'start a',
-        'end a',
-        'read 1',
-        'start b',
-        'end b',
-        'read 2',
-        'start c',
-        'end c',
-        'read 3',
-        'start d',
-        'end d',
-        'read 4',
-        'read 5',
-        'complete',
-      ]);
+      expect(log).to.deep.equal(['read 0', 'start a', 'end a', 'read 1', 'start b', 'end b', 'read 2', 'start c', 'end c', 'read 3', 'start d', 'end d', 'read 4', 'read 5', 'complete']);
     });
 
     it('delivers the callbacks one event maps to one at a time, each after the previous promise settled', async () => {

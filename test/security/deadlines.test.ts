@@ -282,7 +282,7 @@ describe('Hostile input: deadlines', () => {
       expect(spy.callCount, 'setTimeout calls during the stream').to.be.at.most(4);
     });
 
-    describe('the HTTP clients\' default', () => {
+    describe("the HTTP clients' default", () => {
       let clock: sinon.SinonFakeTimers | null = null;
       afterEach(() => {
         clock?.restore();

@@ -280,7 +280,7 @@ describe('Replayed and serialised values of any depth never overflow the stack',
   });
 
   it('partToJSON refuses tool results nested 100,000 deep with a clear TypeError', () => {
-    expect(seen('partToJSON')).to.equal('TypeError: Expected tool results nested at most 100 deep in a part\'s content, got one nested deeper');
+    expect(seen('partToJSON')).to.equal("TypeError: Expected tool results nested at most 100 deep in a part's content, got one nested deeper");
   });
 
   it('partFromJSON reads tool results nested 100,000 deep: 100 levels as parts, the rest kept whole as an unknown part', () => {

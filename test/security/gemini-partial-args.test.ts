@@ -58,10 +58,7 @@ describe('Gemini partialArgs from a hostile server', () => {
     ];
     for (const [path, expected] of cases) {
       it(`keeps ${path} an own key after whole args, in the same functionCall`, async () => {
-        const { calls, status } = await run([
-          callFrame({ name: 'f', args: { a: { b: 1 }, list: [1] }, partialArgs: [{ jsonPath: path, stringValue: 'yes' }], willContinue: true }),
-          callFrame({}),
-        ]);
+        const { calls, status } = await run([callFrame({ name: 'f', args: { a: { b: 1 }, list: [1] }, partialArgs: [{ jsonPath: path, stringValue: 'yes' }], willContinue: true }), callFrame({})]);
         expectPrototypesUntouched();
         expect(status).to.equal('completed');
         expect(completedArguments(calls)).to.deep.equal([expected]);
@@ -124,11 +121,7 @@ describe('Gemini partialArgs from a hostile server', () => {
     });
 
     it('parses no index larger than an array can have', () => {
-      expect([parseJsonPath('$.a[4294967294]'), parseJsonPath('$.a[4294967295]'), parseJsonPath(`$.a[${'9'.repeat(400)}]`)]).to.deep.equal([
-        ['a', 4294967294],
-        null,
-        null,
-      ]);
+      expect([parseJsonPath('$.a[4294967294]'), parseJsonPath('$.a[4294967295]'), parseJsonPath(`$.a[${'9'.repeat(400)}]`)]).to.deep.equal([['a', 4294967294], null, null]);
     });
 
     it('handles 200-byte frames naming huge indexes in bounded time and memory (isolated)', async function () {

@@ -119,10 +119,16 @@ describe('HTTP error bodies that are slow, cut or undecodable', () => {
     });
 
     it('a well-formed gzip or brotli stream and error body still work', async () => {
-      for (const [encoding, pack] of [['gzip', gzipSync], ['br', brotliCompressSync]] as const) {
+      for (const [encoding, pack] of [
+        ['gzip', gzipSync],
+        ['br', brotliCompressSync],
+      ] as const) {
         const ok = await overHttp('ollama', { headers: { 'content-encoding': encoding }, body: pack(Buffer.from(TRANSCRIPTS.ollama)) });
         expect(ok && ok.outcome.status, encoding).to.equal('completed');
-        const error = failedWith(await overHttp('ollama', { status: 500, headers: { 'content-encoding': encoding, 'content-type': 'application/json' }, body: pack(Buffer.from('{"error":"model crashed"}')) }), 'http');
+        const error = failedWith(
+          await overHttp('ollama', { status: 500, headers: { 'content-encoding': encoding, 'content-type': 'application/json' }, body: pack(Buffer.from('{"error":"model crashed"}')) }),
+          'http',
+        );
         expect([error.status, error.body, error.message]).to.deep.equal([500, { error: 'model crashed' }, 'HTTP 500 Internal Server Error from Ollama: model crashed']);
       }
     });

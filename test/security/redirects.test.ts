@@ -85,8 +85,7 @@ describe('HTTP clients and redirects', () => {
       it(`${format}: a 307 and then a 308 are followed with the same method, body and key`, async () => {
         await withServers(
           format,
-          (_other, index) =>
-            index === 0 ? { status: 307, headers: { location: '/moved/once' } } : index === 1 ? { status: 308, headers: { location: '/moved/twice?x=1' } } : transcript(format),
+          (_other, index) => (index === 0 ? { status: 307, headers: { location: '/moved/once' } } : index === 1 ? { status: 308, headers: { location: '/moved/twice?x=1' } } : transcript(format)),
           (origin, other, outcome) => {
             expect(outcome.status).to.equal('completed');
             expect(origin.requests.map((request) => request.url).slice(1)).to.deep.equal(['/moved/once', '/moved/twice?x=1']);

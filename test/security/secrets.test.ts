@@ -180,13 +180,12 @@ const ESCAPED = `\\u0073k-SENTINEL-7f3a9c`;
 
 /** For each format: a stream (status 200) whose provider error echoes the key, after one event of content. */
 const IN_STREAM_ERRORS: Readonly<Record<WireFormat, { readonly body: string; readonly code: string | undefined; readonly contentType?: string }>> = {
-  'openai-chat':
-    {
-      body:
-        'data: {"id":"c1","object":"chat.completion.chunk","model":"m","choices":[{"index":0,"delta":{"content":"Hi"},"finish_reason":null}]}\n\n' +
-        `data: {"error":{"message":"bad key Bearer ${KEY}","type":"invalid_request_error","param":"${ESCAPED}","code":"invalid_api_key","${KEY}":1}}\n\n`,
-      code: 'invalid_api_key',
-    },
+  'openai-chat': {
+    body:
+      'data: {"id":"c1","object":"chat.completion.chunk","model":"m","choices":[{"index":0,"delta":{"content":"Hi"},"finish_reason":null}]}\n\n' +
+      `data: {"error":{"message":"bad key Bearer ${KEY}","type":"invalid_request_error","param":"${ESCAPED}","code":"invalid_api_key","${KEY}":1}}\n\n`,
+    code: 'invalid_api_key',
+  },
   'openai-responses': {
     body:
       'event: response.created\ndata: {"type":"response.created","sequence_number":0,"response":{"id":"resp_1","object":"response","status":"in_progress","model":"m","output":[]}}\n\n' +
@@ -294,9 +293,16 @@ describe('HTTP clients keep the API key out of errors and raw events built from 
     } finally {
       await server.close();
     }
-    expect(handler.calls.filter((call) => call.on === 'unmappedRawEvent').map((call) => (call as { raw: unknown }).raw)).to.deep.equal([{ event: null, data: '{"object":"custom.notice","note":"plain"}' }]);
+    expect(handler.calls.filter((call) => call.on === 'unmappedRawEvent').map((call) => (call as { raw: unknown }).raw)).to.deep.equal([
+      { event: null, data: '{"object":"custom.notice","note":"plain"}' },
+    ]);
     const error = streamError((outcome as { error: Error }).error, 'provider');
-    expect([error.message, error.code, error.body, error.frame]).to.deep.equal(['overloaded', 'server_busy', { message: 'overloaded', code: 'server_busy' }, '{"error":{"message":"overloaded","code":"server_busy"}}']);
+    expect([error.message, error.code, error.body, error.frame]).to.deep.equal([
+      'overloaded',
+      'server_busy',
+      { message: 'overloaded', code: 'server_busy' },
+      '{"error":{"message":"overloaded","code":"server_busy"}}',
+    ]);
     expect(handler.errors[0]).to.equal(error);
   });
 });

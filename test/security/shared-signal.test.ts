@@ -55,10 +55,16 @@ describe('Hostile input: many streams sharing one AbortSignal', () => {
     expect(warnings).to.deep.equal([]);
     expect(listenersWhileOpen, 'abort listeners on the shared signal while the streams are open').to.be.within(1, 2);
     expect(new Set(outcomes.map((outcome) => outcome.status))).to.deep.equal(new Set(['cancelled']));
-    expect(outcomes.every((outcome) => outcome.status === 'cancelled' && outcome.partial.aiMessage.text === 'Hi'), 'each partial kept').to.equal(true);
-    expect(sources.every((source) => source.returned), 'every source let go').to.equal(true);
+    expect(
+      outcomes.every((outcome) => outcome.status === 'cancelled' && outcome.partial.aiMessage.text === 'Hi'),
+      'each partial kept',
+    ).to.equal(true);
+    expect(
+      sources.every((source) => source.returned),
+      'every source let go',
+    ).to.equal(true);
     expect(abortListeners(signal), 'abort listeners left on the signal').to.equal(0);
-    expect(getMaxListeners(signal), 'the signal\'s own setting').to.equal(maxListeners);
+    expect(getMaxListeners(signal), "the signal's own setting").to.equal(maxListeners);
   });
 
   it('removes every listener from a shared signal that never aborts once 500 streams on it completed', async () => {
@@ -92,7 +98,7 @@ describe('Hostile input: many streams sharing one AbortSignal', () => {
     expect(sources.map((source) => source.pulled)).to.deep.equal(new Array(20).fill(0));
   });
 
-  it('keeps each stream\'s own signals to a few listeners and removes them when it completes (the handle signal with a ChatStream on it, the transport signal)', async () => {
+  it("keeps each stream's own signals to a few listeners and removes them when it completes (the handle signal with a ChatStream on it, the transport signal)", async () => {
     const chat = new ChatStream();
     let handle: StreamingHandle | null = null;
     const bind = chat.bindStreamingHandle.bind(chat);
@@ -132,7 +138,7 @@ describe('Hostile input: many streams sharing one AbortSignal', () => {
     expect({ handle: abortListeners(handleSignal), transport: abortListeners(transportSignal) }).to.deep.equal({ handle: 0, transport: 0 });
   });
 
-  it('gives fetch a signal of each stream\'s own: 20 HTTP streams on one signal add one listener to it and no warning', async () => {
+  it("gives fetch a signal of each stream's own: 20 HTTP streams on one signal add one listener to it and no warning", async () => {
     const shared = new AbortController();
     const fetchSignals: (AbortSignal | null | undefined)[] = [];
     const stalledFetch: typeof fetch = (_url, init) => {
@@ -150,7 +156,10 @@ describe('Hostile input: many streams sharing one AbortSignal', () => {
     });
     expect(warnings).to.deep.equal([]);
     expect(fetchSignals).to.have.lengthOf(20);
-    expect(fetchSignals.some((signal) => signal === shared.signal), 'the shared signal itself went to fetch').to.equal(false);
+    expect(
+      fetchSignals.some((signal) => signal === shared.signal),
+      'the shared signal itself went to fetch',
+    ).to.equal(false);
     expect(during).to.be.within(1, 2);
     expect(outcomes.map((outcome) => outcome.status)).to.deep.equal(new Array(20).fill('cancelled'));
     expect(abortListeners(shared.signal)).to.equal(0);

@@ -29,7 +29,9 @@ const FORBIDDEN = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200b\u200e\u2
 
 /** Each forbidden character with its offset and surroundings, for a readable failure; empty when clean. */
 function forbiddenIn(output: string): string[] {
-  return [...output.matchAll(FORBIDDEN)].slice(0, 5).map((match) => `${JSON.stringify(match[0])} at ${match.index}: ${JSON.stringify(output.slice(Math.max(0, (match.index ?? 0) - 20), (match.index ?? 0) + 20))}`);
+  return [...output.matchAll(FORBIDDEN)]
+    .slice(0, 5)
+    .map((match) => `${JSON.stringify(match[0])} at ${match.index}: ${JSON.stringify(output.slice(Math.max(0, (match.index ?? 0) - 20), (match.index ?? 0) + 20))}`);
 }
 
 function sse(frames: readonly (readonly [string | null, unknown])[]): string {
@@ -69,16 +71,32 @@ const RECORDINGS: Readonly<Record<WireFormat, string>> = {
     ['response.created', { type: 'response.created', sequence_number: 0, response: { id: 'resp_h1', object: 'response', status: 'in_progress', model: 'gpt-test', output: [] } }],
     ['response.output_item.added', { type: 'response.output_item.added', sequence_number: 1, output_index: 0, item: { id: 'rs_1', type: 'reasoning', summary: [] } }],
     ['response.reasoning_summary_text.delta', { type: 'response.reasoning_summary_text.delta', sequence_number: 2, item_id: 'rs_1', output_index: 0, summary_index: 0, delta: HOSTILE }],
-    ['response.output_item.added', { type: 'response.output_item.added', sequence_number: 3, output_index: 1, item: { id: 'msg_1', type: 'message', status: 'in_progress', role: 'assistant', content: [] } }],
+    [
+      'response.output_item.added',
+      { type: 'response.output_item.added', sequence_number: 3, output_index: 1, item: { id: 'msg_1', type: 'message', status: 'in_progress', role: 'assistant', content: [] } },
+    ],
     ['response.output_text.delta', { type: 'response.output_text.delta', sequence_number: 4, item_id: 'msg_1', output_index: 1, content_index: 0, delta: HOSTILE }],
     [HOSTILE_FIELD, { note: HOSTILE, type: 'response.x_note', sequence_number: 5 }],
-    ['response.output_item.added', { type: 'response.output_item.added', sequence_number: 6, output_index: 2, item: { id: 'fc_1', type: 'function_call', status: 'in_progress', call_id: 'call_9', name: HOSTILE, arguments: '' } }],
+    [
+      'response.output_item.added',
+      { type: 'response.output_item.added', sequence_number: 6, output_index: 2, item: { id: 'fc_1', type: 'function_call', status: 'in_progress', call_id: 'call_9', name: HOSTILE, arguments: '' } },
+    ],
     ['response.function_call_arguments.delta', { type: 'response.function_call_arguments.delta', sequence_number: 7, item_id: 'fc_1', output_index: 2, delta: HOSTILE }],
     ['response.function_call_arguments.done', { type: 'response.function_call_arguments.done', sequence_number: 8, item_id: 'fc_1', output_index: 2, arguments: HOSTILE }],
-    ['response.completed', { type: 'response.completed', sequence_number: 9, response: { id: 'resp_h1', object: 'response', status: 'completed', model: 'gpt-test', output: [], usage: { input_tokens: 5, output_tokens: 3, total_tokens: 8 } } }],
+    [
+      'response.completed',
+      {
+        type: 'response.completed',
+        sequence_number: 9,
+        response: { id: 'resp_h1', object: 'response', status: 'completed', model: 'gpt-test', output: [], usage: { input_tokens: 5, output_tokens: 3, total_tokens: 8 } },
+      },
+    ],
   ]),
   anthropic: sse([
-    ['message_start', { type: 'message_start', message: { id: 'msg_h1', type: 'message', role: 'assistant', model: 'claude-test', content: [], stop_reason: null, usage: { input_tokens: 10, output_tokens: 1 } } }],
+    [
+      'message_start',
+      { type: 'message_start', message: { id: 'msg_h1', type: 'message', role: 'assistant', model: 'claude-test', content: [], stop_reason: null, usage: { input_tokens: 10, output_tokens: 1 } } },
+    ],
     ['content_block_start', { type: 'content_block_start', index: 0, content_block: { type: 'thinking', thinking: '', signature: '' } }],
     ['content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'thinking_delta', thinking: HOSTILE } }],
     ['content_block_stop', { type: 'content_block_stop', index: 0 }],
@@ -178,7 +196,7 @@ describe('partstream replay against terminal injection (SPEC §11)', () => {
     });
   }
 
-  it('on a colour terminal, the only escape sequences are the CLI\'s own styles', async () => {
+  it("on a colour terminal, the only escape sequences are the CLI's own styles", async () => {
     const run = await runCli(['replay', '-'], { stdin: bytesOf(RECORDINGS.anthropic), isTTY: true, env: { TERM: 'xterm-256color' } });
     // eslint-disable-next-line no-control-regex -- ESC opens the escape sequences this test looks for
     const ownStyles = /\u001b\[(?:1|2|2;3|22|22;23|31|39)m/g;
@@ -240,7 +258,8 @@ describe('partstream replay against terminal injection (SPEC §11)', () => {
           forbidden: [],
           banner: `replaying ${dir}/${shown}.sse (format: auto)`,
           missing: `partstream: cannot read ${dir}/${shown}.missing: no such file\n`,
-          badFormat: 'partstream: unknown format "\\u001b]0;pwned\\u0007\\u001b[2J\\x9b31m\\x7fa\\rb\\u202e": expected one of auto, openai-chat, openai-responses, anthropic, gemini, ollama, bedrock-converse',
+          badFormat:
+            'partstream: unknown format "\\u001b]0;pwned\\u0007\\u001b[2J\\x9b31m\\x7fa\\rb\\u202e": expected one of auto, openai-chat, openai-responses, anthropic, gemini, ollama, bedrock-converse',
         });
       } finally {
         rmSync(dir, { recursive: true, force: true });
@@ -255,7 +274,7 @@ describe('partstream replay against terminal injection (SPEC §11)', () => {
 describe('partstream replay one-line views on hostile whitespace (linear time)', function () {
   this.timeout(60_000);
 
-  it('collapses 4 MB of whitespace, and replays a tool call whose arguments are 4 MB of spaces, within the child\'s time limit', async () => {
+  it("collapses 4 MB of whitespace, and replays a tool call whose arguments are 4 MB of spaces, within the child's time limit", async () => {
     const script = `
       const { oneLine } = require(${JSON.stringify(`${ROOT}/lib/cli/one-line`)});
       const { main } = require(${JSON.stringify(`${ROOT}/lib/cli/main`)});

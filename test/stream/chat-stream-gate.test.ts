@@ -60,7 +60,7 @@ describe('ChatStream on its own (driven by hand, no driver)', () => {
     expect(error).to.equal('AbortError');
   });
 
-  it('emits nothing after the bound handle\'s signal aborted', () => {
+  it("emits nothing after the bound handle's signal aborted", () => {
     const stream = new ChatStream();
     const lines = record(stream);
     const controller = new AbortController();

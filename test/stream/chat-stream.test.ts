@@ -50,14 +50,7 @@ describe('ChatStream', () => {
       const seen = recordListeners(stream);
       const chain = buildChain(stream);
       play(chain);
-      expect(seen.map((e) => e.type)).to.deep.equal([
-        'partialThinking',
-        'partialResponse',
-        'unmappedRawEvent',
-        'partialToolCall',
-        'completeToolCall',
-        'completeResponse',
-      ]);
+      expect(seen.map((e) => e.type)).to.deep.equal(['partialThinking', 'partialResponse', 'unmappedRawEvent', 'partialToolCall', 'completeToolCall', 'completeResponse']);
       expect(seen[1]).to.deep.equal({ type: 'partialResponse', partial: { text: 'Hi' }, context: chain.context });
       expect(stream.status).to.equal('completed');
     });
@@ -89,14 +82,7 @@ describe('ChatStream', () => {
       chain.text('a');
       chain.text('b');
       chain.complete(metadata);
-      expect(order).to.deep.equal([
-        'first',
-        'second:a',
-        'error:HandlerCallbackError:onPartialResponse:listener bug',
-        'first',
-        'second:b',
-        'error:HandlerCallbackError:onPartialResponse:listener bug',
-      ]);
+      expect(order).to.deep.equal(['first', 'second:a', 'error:HandlerCallbackError:onPartialResponse:listener bug', 'first', 'second:b', 'error:HandlerCallbackError:onPartialResponse:listener bug']);
       expect((await stream.finalResponse()).aiMessage.text).to.equal('ab');
     });
 
@@ -219,11 +205,7 @@ describe('ChatStream', () => {
       play(chain);
       const final = await stream.finalResponse();
       expect(final).to.equal(chain.bridge.partialResponse());
-      expect(final.aiMessage.parts).to.deep.equal([
-        reasoningPart('Plan.'),
-        textPart('Hi'),
-        toolCallPart({ id: 'call_1', type: 'function', name: 'f', arguments: '{"x":1}' }),
-      ]);
+      expect(final.aiMessage.parts).to.deep.equal([reasoningPart('Plan.'), textPart('Hi'), toolCallPart({ id: 'call_1', type: 'function', name: 'f', arguments: '{"x":1}' })]);
       expect(final.metadata).to.deep.equal({ ...metadata, providerFinishReason: null, providerUsage: null, providerMetadata: null });
     });
 

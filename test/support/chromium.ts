@@ -11,15 +11,7 @@ const HOW_TO_GET_CHROMIUM = 'install it with `apt-get install -y chromium` (Debi
  * Flags for a root user on a machine without a network: no sandbox (root), no GPU, and no
  * background traffic (component updates, sync, QUIC) that a closed network would refuse.
  */
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
+const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
 /** The Chromium to drive: `CHROMIUM_PATH`, else Debian's `/usr/bin/chromium`, else one on the PATH. */
 function findChromium(): string | null {

@@ -55,7 +55,10 @@ function sse(frames: readonly Frame[], eol = '\n'): string {
       const [event, data] = 'spread' in frame ? frame.spread : frame;
       const text = typeof data === 'string' ? data : 'spread' in frame ? JSON.stringify(data, null, 2) : JSON.stringify(data);
       const head = event === null ? '' : `event: ${event}${eol}`;
-      return `${head}${text.split('\n').map((line) => `data: ${line}`).join(eol)}${eol}${eol}`;
+      return `${head}${text
+        .split('\n')
+        .map((line) => `data: ${line}`)
+        .join(eol)}${eol}${eol}`;
     })
     .join('');
 }
@@ -131,7 +134,10 @@ const openaiResponsesRich = sse([
   rspSpread('response.output_text.delta', { item_id: 'msg_1', output_index: 2, content_index: 0, delta: 'Looking ' }),
   rsp('response.output_text.delta', { item_id: 'msg_1', output_index: 2, content_index: 0, delta: 'up ✓' }),
   rsp('response.output_text.done', { item_id: 'msg_1', output_index: 2, content_index: 0, text: 'Looking up ✓' }),
-  rsp('response.output_item.done', { output_index: 2, item: { id: 'msg_1', type: 'message', status: 'completed', role: 'assistant', content: [{ type: 'output_text', text: 'Looking up ✓', annotations: [] }] } }),
+  rsp('response.output_item.done', {
+    output_index: 2,
+    item: { id: 'msg_1', type: 'message', status: 'completed', role: 'assistant', content: [{ type: 'output_text', text: 'Looking up ✓', annotations: [] }] },
+  }),
   rsp('response.output_item.added', { output_index: 3, item: { ...callA, status: 'in_progress', arguments: '' } }),
   rsp('response.output_item.added', { output_index: 4, item: { ...callB, status: 'in_progress', arguments: '' } }),
   rsp('response.function_call_arguments.delta', { item_id: 'fc_a', output_index: 3, delta: '{"city":' }),
@@ -142,7 +148,10 @@ const openaiResponsesRich = sse([
   rsp('response.output_item.done', { output_index: 3, item: callA }),
   rsp('response.output_item.done', { output_index: 4, item: callB }),
   rsp('response.completed', {
-    response: response('completed', { output: [reasoningItem, webSearchItem, callA, callB], usage: { input_tokens: 25, output_tokens: 31, total_tokens: 56, output_tokens_details: { reasoning_tokens: 9 } } }),
+    response: response('completed', {
+      output: [reasoningItem, webSearchItem, callA, callB],
+      usage: { input_tokens: 25, output_tokens: 31, total_tokens: 56, output_tokens_details: { reasoning_tokens: 9 } },
+    }),
   }),
 ]);
 
@@ -166,7 +175,18 @@ const delta = (index: number, payload: unknown) => ant('content_block_delta', { 
 const stop = (index: number) => ant('content_block_stop', { index });
 
 const anthropicRich = sse([
-  ant('message_start', { message: { id: 'msg_own1', type: 'message', role: 'assistant', model: 'claude-own', content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 30, cache_read_input_tokens: 5, output_tokens: 1 } } }),
+  ant('message_start', {
+    message: {
+      id: 'msg_own1',
+      type: 'message',
+      role: 'assistant',
+      model: 'claude-own',
+      content: [],
+      stop_reason: null,
+      stop_sequence: null,
+      usage: { input_tokens: 30, cache_read_input_tokens: 5, output_tokens: 1 },
+    },
+  }),
   block(0, { type: 'thinking', thinking: '', signature: '' }),
   delta(0, { type: 'thinking_delta', thinking: 'Weigh the ' }),
   delta(0, { type: 'thinking_delta', thinking: 'options.' }),
@@ -228,10 +248,7 @@ const geminiRich = sse(
     [
       null,
       gem(
-        [
-          { functionCall: { name: 'get_weather', args: { city: 'Oslo' } }, thoughtSignature: 'Z2VtLXNpZy10aHJlZQ==' },
-          { functionCall: { name: 'get_time', args: { tz: 'CET' } } },
-        ],
+        [{ functionCall: { name: 'get_weather', args: { city: 'Oslo' } }, thoughtSignature: 'Z2VtLXNpZy10aHJlZQ==' }, { functionCall: { name: 'get_time', args: { tz: 'CET' } } }],
         { finishReason: 'STOP' },
         { promptTokenCount: 12, candidatesTokenCount: 20, thoughtsTokenCount: 6, totalTokenCount: 38 },
       ),

@@ -7,7 +7,7 @@ import { SkipNotes } from './skips';
 
 const repo = path.resolve(__dirname, '../..');
 
-describe('the run\'s one-line skip summary (test/support/skips.ts, skip-summary.ts)', function () {
+describe("the run's one-line skip summary (test/support/skips.ts, skip-summary.ts)", function () {
   this.timeout(60_000);
 
   it('is nothing when nothing was skipped, and otherwise one line: each reason and what it covered', () => {
@@ -24,7 +24,7 @@ describe('the run\'s one-line skip summary (test/support/skips.ts, skip-summary.
     });
   });
 
-  it('is printed once, after the reporter\'s own summary, by a mocha run that loads the plugin', () => {
+  it("is printed once, after the reporter's own summary, by a mocha run that loads the plugin", () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'partstream-skips-'));
     try {
       const skips = JSON.stringify(path.join(__dirname, 'skips'));
@@ -40,7 +40,17 @@ describe('a', () => {
       );
       const run = spawnSync(
         process.execPath,
-        [require.resolve('mocha/bin/mocha', { paths: [repo] }), '--no-config', '-r', 'ts-node/register/transpile-only', '-r', path.join(__dirname, 'skip-summary.ts'), '--reporter', 'dot', path.join(dir, 'a.test.js')],
+        [
+          require.resolve('mocha/bin/mocha', { paths: [repo] }),
+          '--no-config',
+          '-r',
+          'ts-node/register/transpile-only',
+          '-r',
+          path.join(__dirname, 'skip-summary.ts'),
+          '--reporter',
+          'dot',
+          path.join(dir, 'a.test.js'),
+        ],
         { cwd: repo, encoding: 'utf8', timeout: 50_000 },
       );
       const lines = run.stdout.split('\n').filter((line) => line.trim() !== '');

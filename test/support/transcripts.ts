@@ -11,9 +11,7 @@ type WireFormat = TextWireFormat;
 // characters) and, where the format has them, a tool call and usage.
 
 function sse(frames: readonly (readonly [string | null, unknown])[], separator = '\n'): string {
-  return frames
-    .map(([event, data]) => `${event === null ? '' : `event: ${event}${separator}`}data: ${typeof data === 'string' ? data : JSON.stringify(data)}${separator}${separator}`)
-    .join('');
+  return frames.map(([event, data]) => `${event === null ? '' : `event: ${event}${separator}`}data: ${typeof data === 'string' ? data : JSON.stringify(data)}${separator}${separator}`).join('');
 }
 
 const chatChunk = (delta: unknown, finish: string | null = null): unknown => ({
@@ -37,7 +35,10 @@ const openaiChat = sse([
 ]);
 
 const anthropic = sse([
-  ['message_start', { type: 'message_start', message: { id: 'msg_t1', type: 'message', role: 'assistant', model: 'claude-test', content: [], stop_reason: null, usage: { input_tokens: 10, output_tokens: 1 } } }],
+  [
+    'message_start',
+    { type: 'message_start', message: { id: 'msg_t1', type: 'message', role: 'assistant', model: 'claude-test', content: [], stop_reason: null, usage: { input_tokens: 10, output_tokens: 1 } } },
+  ],
   ['content_block_start', { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }],
   ['ping', { type: 'ping' }],
   ['content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'Hello from ' } }],
@@ -53,13 +54,26 @@ const anthropic = sse([
 
 const openaiResponses = sse([
   ['response.created', { type: 'response.created', sequence_number: 0, response: { id: 'resp_t1', object: 'response', status: 'in_progress', model: 'gpt-test', output: [] } }],
-  ['response.output_item.added', { type: 'response.output_item.added', sequence_number: 1, output_index: 0, item: { id: 'msg_1', type: 'message', status: 'in_progress', role: 'assistant', content: [] } }],
+  [
+    'response.output_item.added',
+    { type: 'response.output_item.added', sequence_number: 1, output_index: 0, item: { id: 'msg_1', type: 'message', status: 'in_progress', role: 'assistant', content: [] } },
+  ],
   ['response.output_text.delta', { type: 'response.output_text.delta', sequence_number: 2, item_id: 'msg_1', output_index: 0, content_index: 0, delta: 'Hi ' }],
   ['response.output_text.delta', { type: 'response.output_text.delta', sequence_number: 3, item_id: 'msg_1', output_index: 0, content_index: 0, delta: 'thére' }],
-  ['response.output_item.added', { type: 'response.output_item.added', sequence_number: 4, output_index: 1, item: { id: 'fc_1', type: 'function_call', status: 'in_progress', call_id: 'call_9', name: 'lookup', arguments: '' } }],
+  [
+    'response.output_item.added',
+    { type: 'response.output_item.added', sequence_number: 4, output_index: 1, item: { id: 'fc_1', type: 'function_call', status: 'in_progress', call_id: 'call_9', name: 'lookup', arguments: '' } },
+  ],
   ['response.function_call_arguments.delta', { type: 'response.function_call_arguments.delta', sequence_number: 5, item_id: 'fc_1', output_index: 1, delta: '{"q":1}' }],
   ['response.function_call_arguments.done', { type: 'response.function_call_arguments.done', sequence_number: 6, item_id: 'fc_1', output_index: 1, arguments: '{"q":1}' }],
-  ['response.completed', { type: 'response.completed', sequence_number: 7, response: { id: 'resp_t1', object: 'response', status: 'completed', model: 'gpt-test', output: [], usage: { input_tokens: 5, output_tokens: 3, total_tokens: 8 } } }],
+  [
+    'response.completed',
+    {
+      type: 'response.completed',
+      sequence_number: 7,
+      response: { id: 'resp_t1', object: 'response', status: 'completed', model: 'gpt-test', output: [], usage: { input_tokens: 5, output_tokens: 3, total_tokens: 8 } },
+    },
+  ],
 ]);
 
 const geminiChunk = (text: string, extra: Record<string, unknown> = {}, tokens = 1): unknown => ({

@@ -179,6 +179,10 @@ describe('ChatModelListener', () => {
     await expectRejection(() => consumeStream(source(), loggingHandler([]), { format: 'gemini', telemetry: { serverPort: '443' as never } }), TypeError, 'Expected telemetry.serverPort');
     expect(() => addChatModelListener(undefined as never)).to.throw(TypeError, 'Expected listener to be a ChatModelListener');
     // A handler without onError is refused as it is without listeners.
-    await expectRejection(() => consumeStream(source(), { onCompleteResponse: () => undefined } as never, { format: 'gemini', listeners: [{}] }), TypeError, 'Expected a handler with onCompleteResponse and onError');
+    await expectRejection(
+      () => consumeStream(source(), { onCompleteResponse: () => undefined } as never, { format: 'gemini', listeners: [{}] }),
+      TypeError,
+      'Expected a handler with onCompleteResponse and onError',
+    );
   });
 });

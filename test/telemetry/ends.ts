@@ -35,7 +35,14 @@ export function loggingHandler(log: string[], extra: Partial<StreamingChatRespon
   };
 }
 
-function consume(chunks: readonly string[], listeners: readonly ChatModelListener[], log: string[], options: Partial<ConsumeStreamOptions> = {}, end: { fail?: Error; stall?: boolean } = {}, extra: Partial<StreamingChatResponseHandler> = {}): Promise<StreamOutcome> {
+function consume(
+  chunks: readonly string[],
+  listeners: readonly ChatModelListener[],
+  log: string[],
+  options: Partial<ConsumeStreamOptions> = {},
+  end: { fail?: Error; stall?: boolean } = {},
+  extra: Partial<StreamingChatResponseHandler> = {},
+): Promise<StreamOutcome> {
   return consumeStream(trackedSource(chunks, end), loggingHandler(log, extra), { format: 'openai-chat', listeners, ...options } as ConsumeStreamOptions);
 }
 
@@ -49,7 +56,12 @@ export const END_CASES: readonly EndCase[] = [
     name: 'an HTTP error status',
     terminal: 'onError',
     kind: 'http',
-    run: (l, log) => streamWithClient('openai-chat', loggingHandler(log), { apiKey: 'sk-test', listeners: l, fetch: async () => respond(429, '{"error":{"message":"slow down","code":"rate_limit_exceeded"}}', 'application/json') }),
+    run: (l, log) =>
+      streamWithClient('openai-chat', loggingHandler(log), {
+        apiKey: 'sk-test',
+        listeners: l,
+        fetch: async () => respond(429, '{"error":{"message":"slow down","code":"rate_limit_exceeded"}}', 'application/json'),
+      }),
   },
   {
     name: 'a provider error event',
@@ -95,11 +107,18 @@ export const END_CASES: readonly EndCase[] = [
     name: 'a throwing handler callback (counted, not an error)',
     terminal: 'onResponse',
     run: (l, log) =>
-      consume([CHAT], l, log, {}, {}, {
-        onPartialResponse: () => {
-          throw new Error('handler bug');
+      consume(
+        [CHAT],
+        l,
+        log,
+        {},
+        {},
+        {
+          onPartialResponse: () => {
+            throw new Error('handler bug');
+          },
         },
-      }),
+      ),
   },
   {
     name: 'a retry that later succeeds',

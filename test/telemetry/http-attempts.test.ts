@@ -55,7 +55,13 @@ describe('HTTP attempts and retries (SPEC §14)', () => {
     const base = { 'http.request.method': 'POST', 'url.full': URL_FULL, 'server.address': 'api.openai.com', 'server.port': 443 };
     expect(attempts.map((span) => ({ name: span.name, kind: span.kind, parent: span.parentSpanContext?.spanId, attributes: span.attributes, status: span.status }))).to.deep.equal([
       { name: 'POST', kind: SpanKind.CLIENT, parent: spanId(stream), attributes: { ...base, 'http.response.status_code': 503, 'error.type': '503' }, status: { code: SpanStatusCode.ERROR } },
-      { name: 'POST', kind: SpanKind.CLIENT, parent: spanId(stream), attributes: { ...base, 'http.request.resend_count': 1, 'http.response.status_code': 200 }, status: { code: SpanStatusCode.UNSET } },
+      {
+        name: 'POST',
+        kind: SpanKind.CLIENT,
+        parent: spanId(stream),
+        attributes: { ...base, 'http.request.resend_count': 1, 'http.response.status_code': 200 },
+        status: { code: SpanStatusCode.UNSET },
+      },
     ]);
     expect(attempts.every((span) => span.spanContext().traceId === stream!.spanContext().traceId)).to.equal(true);
     // The retry succeeded: no error on the stream (retried errors are not recorded), one retry event.
@@ -154,10 +160,19 @@ describe('HTTP attempts and retries (SPEC §14)', () => {
     await streamWithClient('openai-chat', loggingHandler([]), { listeners: [listener], fetch, maxRetries: 2 });
     expect(log).to.deep.equal([
       ['request', true],
-      ['attempt', 0, 'POST', URL_FULL, 'openai'], ['wrap', 0], ['fetch', 0], ['end', 0, { status: 429, errorType: '429' }],
+      ['attempt', 0, 'POST', URL_FULL, 'openai'],
+      ['wrap', 0],
+      ['fetch', 0],
+      ['end', 0, { status: 429, errorType: '429' }],
       ['retry', 1, 429, '429', 1],
-      ['attempt', 1, 'POST', URL_FULL, 'openai'], ['wrap', 1], ['fetch', 1], ['end', 1, { status: 308, errorType: null }],
-      ['attempt', 2, 'POST', URL_FULL, 'openai'], ['wrap', 2], ['fetch', 2], ['end', 2, { status: 200, errorType: null }],
+      ['attempt', 1, 'POST', URL_FULL, 'openai'],
+      ['wrap', 1],
+      ['fetch', 1],
+      ['end', 1, { status: 308, errorType: null }],
+      ['attempt', 2, 'POST', URL_FULL, 'openai'],
+      ['wrap', 2],
+      ['fetch', 2],
+      ['end', 2, { status: 200, errorType: null }],
       ['response'],
     ]);
   });
@@ -168,10 +183,23 @@ describe('HTTP attempts and retries (SPEC §14)', () => {
     process.on('warning', onWarning);
     try {
       const scopes: ChatModelListener[] = [
-        { onHttpAttempt: () => ({ wrap: () => { throw new Error('wrap bug'); }, end: () => { throw new Error('end bug'); } }) },
+        {
+          onHttpAttempt: () => ({
+            wrap: () => {
+              throw new Error('wrap bug');
+            },
+            end: () => {
+              throw new Error('end bug');
+            },
+          }),
+        },
         { onHttpAttempt: () => ({ wrap: () => undefined }) },
         { onHttpAttempt: () => ({ wrap: (send) => [send(), send()] }) },
-        { onHttpAttempt: () => { throw new Error('hook bug'); } },
+        {
+          onHttpAttempt: () => {
+            throw new Error('hook bug');
+          },
+        },
       ];
       let calls = 0;
       const plain = await streamWithClient('openai-chat', loggingHandler([]), { fetch: async () => ok() });
@@ -215,7 +243,9 @@ describe("format 'auto' (SPEC §14: provider attributes at span start)", () => {
     expect(firstChunk).to.deep.equal([['anthropic', 'anthropic']]);
     const [span] = spans.getFinishedSpans();
     expect([span!.attributes['gen_ai.provider.name'], span!.attributes['partstream.stream.format'], span!.events.map((event) => event.name)]).to.deep.equal([
-      'anthropic', 'anthropic', ['partstream.first_chunk'],
+      'anthropic',
+      'anthropic',
+      ['partstream.first_chunk'],
     ]);
     await tracerProvider.shutdown();
   });

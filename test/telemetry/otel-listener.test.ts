@@ -26,10 +26,21 @@ const SPANS: Readonly<Record<WireFormat, { name: string; attributes: Record<stri
   'openai-chat': {
     name: 'chat gpt-test',
     attributes: {
-      'gen_ai.operation.name': 'chat', 'gen_ai.provider.name': 'openai', 'gen_ai.request.model': 'gpt-test', 'server.address': 'api.openai.com', 'server.port': 443,
-      'openai.api.type': 'chat_completions', 'gen_ai.request.stream': true, 'gen_ai.response.id': 'chatcmpl-t1', 'gen_ai.response.model': 'gpt-test',
-      'gen_ai.response.finish_reasons': ['tool_calls'], 'partstream.response.finish_reason': 'TOOL_EXECUTION', 'gen_ai.usage.input_tokens': 10,
-      'gen_ai.usage.output_tokens': 5, 'partstream.stream.format': 'openai-chat', 'partstream.stream.outcome': 'completed',
+      'gen_ai.operation.name': 'chat',
+      'gen_ai.provider.name': 'openai',
+      'gen_ai.request.model': 'gpt-test',
+      'server.address': 'api.openai.com',
+      'server.port': 443,
+      'openai.api.type': 'chat_completions',
+      'gen_ai.request.stream': true,
+      'gen_ai.response.id': 'chatcmpl-t1',
+      'gen_ai.response.model': 'gpt-test',
+      'gen_ai.response.finish_reasons': ['tool_calls'],
+      'partstream.response.finish_reason': 'TOOL_EXECUTION',
+      'gen_ai.usage.input_tokens': 10,
+      'gen_ai.usage.output_tokens': 5,
+      'partstream.stream.format': 'openai-chat',
+      'partstream.stream.outcome': 'completed',
       // The role-only first chunk, the finish chunk and the usage chunk reach no typed callback.
       'partstream.stream.unmapped_events': 3,
     },
@@ -37,10 +48,21 @@ const SPANS: Readonly<Record<WireFormat, { name: string; attributes: Record<stri
   'openai-responses': {
     name: 'chat gpt-test',
     attributes: {
-      'gen_ai.operation.name': 'chat', 'gen_ai.provider.name': 'openai', 'gen_ai.request.model': 'gpt-test', 'server.address': 'api.openai.com', 'server.port': 443,
-      'openai.api.type': 'responses', 'gen_ai.request.stream': true, 'gen_ai.response.id': 'resp_t1', 'gen_ai.response.model': 'gpt-test',
-      'gen_ai.response.finish_reasons': ['completed'], 'partstream.response.finish_reason': 'TOOL_EXECUTION', 'gen_ai.usage.input_tokens': 5,
-      'gen_ai.usage.output_tokens': 3, 'partstream.stream.format': 'openai-responses', 'partstream.stream.outcome': 'completed',
+      'gen_ai.operation.name': 'chat',
+      'gen_ai.provider.name': 'openai',
+      'gen_ai.request.model': 'gpt-test',
+      'server.address': 'api.openai.com',
+      'server.port': 443,
+      'openai.api.type': 'responses',
+      'gen_ai.request.stream': true,
+      'gen_ai.response.id': 'resp_t1',
+      'gen_ai.response.model': 'gpt-test',
+      'gen_ai.response.finish_reasons': ['completed'],
+      'partstream.response.finish_reason': 'TOOL_EXECUTION',
+      'gen_ai.usage.input_tokens': 5,
+      'gen_ai.usage.output_tokens': 3,
+      'partstream.stream.format': 'openai-responses',
+      'partstream.stream.outcome': 'completed',
       // response.created and both output_item.added.
       'partstream.stream.unmapped_events': 3,
     },
@@ -48,29 +70,60 @@ const SPANS: Readonly<Record<WireFormat, { name: string; attributes: Record<stri
   anthropic: {
     name: 'chat claude-test',
     attributes: {
-      'gen_ai.operation.name': 'chat', 'gen_ai.provider.name': 'anthropic', 'gen_ai.request.model': 'claude-test', 'server.address': 'api.anthropic.com', 'server.port': 443,
-      'gen_ai.request.max_tokens': 64, 'gen_ai.request.stream': true, 'gen_ai.response.id': 'msg_t1', 'gen_ai.response.model': 'claude-test',
-      'gen_ai.response.finish_reasons': ['tool_use'], 'partstream.response.finish_reason': 'TOOL_EXECUTION', 'gen_ai.usage.input_tokens': 10,
-      'gen_ai.usage.output_tokens': 12, 'partstream.stream.format': 'anthropic', 'partstream.stream.outcome': 'completed', 'partstream.stream.unmapped_events': 7,
+      'gen_ai.operation.name': 'chat',
+      'gen_ai.provider.name': 'anthropic',
+      'gen_ai.request.model': 'claude-test',
+      'server.address': 'api.anthropic.com',
+      'server.port': 443,
+      'gen_ai.request.max_tokens': 64,
+      'gen_ai.request.stream': true,
+      'gen_ai.response.id': 'msg_t1',
+      'gen_ai.response.model': 'claude-test',
+      'gen_ai.response.finish_reasons': ['tool_use'],
+      'partstream.response.finish_reason': 'TOOL_EXECUTION',
+      'gen_ai.usage.input_tokens': 10,
+      'gen_ai.usage.output_tokens': 12,
+      'partstream.stream.format': 'anthropic',
+      'partstream.stream.outcome': 'completed',
+      'partstream.stream.unmapped_events': 7,
     },
   },
   gemini: {
     name: 'generate_content gemini-test',
     attributes: {
-      'gen_ai.operation.name': 'generate_content', 'gen_ai.provider.name': 'gcp.gemini', 'gen_ai.request.model': 'gemini-test',
-      'server.address': 'generativelanguage.googleapis.com', 'server.port': 443, 'gen_ai.request.stream': true, 'gen_ai.response.id': 'g1',
-      'gen_ai.response.model': 'gemini-test', 'gen_ai.response.finish_reasons': ['STOP'], 'partstream.response.finish_reason': 'STOP',
+      'gen_ai.operation.name': 'generate_content',
+      'gen_ai.provider.name': 'gcp.gemini',
+      'gen_ai.request.model': 'gemini-test',
+      'server.address': 'generativelanguage.googleapis.com',
+      'server.port': 443,
+      'gen_ai.request.stream': true,
+      'gen_ai.response.id': 'g1',
+      'gen_ai.response.model': 'gemini-test',
+      'gen_ai.response.finish_reasons': ['STOP'],
+      'partstream.response.finish_reason': 'STOP',
       // The last chunk's usage (Gemini repeats it cumulatively): 4 prompt, 3 candidates.
-      'gen_ai.usage.input_tokens': 4, 'gen_ai.usage.output_tokens': 3, 'partstream.stream.format': 'gemini', 'partstream.stream.outcome': 'completed',
+      'gen_ai.usage.input_tokens': 4,
+      'gen_ai.usage.output_tokens': 3,
+      'partstream.stream.format': 'gemini',
+      'partstream.stream.outcome': 'completed',
     },
   },
   ollama: {
     name: 'chat llama-test',
     attributes: {
-      'gen_ai.operation.name': 'chat', 'gen_ai.provider.name': 'ollama', 'gen_ai.request.model': 'llama-test', 'server.address': '127.0.0.1', 'server.port': 11434,
-      'gen_ai.request.stream': true, 'gen_ai.response.model': 'llama-test', 'gen_ai.response.finish_reasons': ['stop'],
-      'partstream.response.finish_reason': 'TOOL_EXECUTION', 'gen_ai.usage.input_tokens': 7, 'gen_ai.usage.output_tokens': 3,
-      'partstream.stream.format': 'ollama', 'partstream.stream.outcome': 'completed',
+      'gen_ai.operation.name': 'chat',
+      'gen_ai.provider.name': 'ollama',
+      'gen_ai.request.model': 'llama-test',
+      'server.address': '127.0.0.1',
+      'server.port': 11434,
+      'gen_ai.request.stream': true,
+      'gen_ai.response.model': 'llama-test',
+      'gen_ai.response.finish_reasons': ['stop'],
+      'partstream.response.finish_reason': 'TOOL_EXECUTION',
+      'gen_ai.usage.input_tokens': 7,
+      'gen_ai.usage.output_tokens': 3,
+      'partstream.stream.format': 'ollama',
+      'partstream.stream.outcome': 'completed',
     },
   },
 };
@@ -116,7 +169,7 @@ describe('openTelemetryListener (partstream/otel)', () => {
         events: ['partstream.first_chunk'],
       });
       expect(ttfc).to.be.a('number').at.least(0);
-      const durationS = (span.duration[0] + span.duration[1] / 1e9);
+      const durationS = span.duration[0] + span.duration[1] / 1e9;
       expect(ttfc as number).to.be.at.most(durationS + 1e-6);
     });
   }
@@ -126,8 +179,12 @@ describe('openTelemetryListener (partstream/otel)', () => {
     await viaClient('anthropic', [openTelemetryListener()]);
     const points = await sdk.points();
     const attributes = {
-      'gen_ai.operation.name': 'chat', 'gen_ai.provider.name': 'anthropic', 'gen_ai.request.model': 'claude-test', 'server.address': 'api.anthropic.com',
-      'server.port': 443, 'gen_ai.response.model': 'claude-test',
+      'gen_ai.operation.name': 'chat',
+      'gen_ai.provider.name': 'anthropic',
+      'gen_ai.request.model': 'claude-test',
+      'server.address': 'api.anthropic.com',
+      'server.port': 443,
+      'gen_ai.response.model': 'claude-test',
     };
     const span = sdk.streams()[0]!;
     const durationS = span.duration[0] + span.duration[1] / 1e9;
@@ -198,7 +255,10 @@ describe('openTelemetryListener (partstream/otel)', () => {
     await consumeStream(trackedSource([TRANSCRIPTS.ollama]), loggingHandler([]), { format: 'ollama', listeners: [listener] });
     expect(sdk.streams()).to.have.length(1);
     expect((await sdk.points()).map((point) => point.name)).to.deep.equal([
-      'gen_ai.client.operation.duration', 'gen_ai.client.operation.time_to_first_chunk', 'gen_ai.client.token.usage', 'gen_ai.client.token.usage',
+      'gen_ai.client.operation.duration',
+      'gen_ai.client.operation.time_to_first_chunk',
+      'gen_ai.client.token.usage',
+      'gen_ai.client.token.usage',
     ]);
   });
 
@@ -276,7 +336,13 @@ describe('openTelemetryListener (partstream/otel)', () => {
     await viaClient('anthropic', [openTelemetryListener({ semconv: 'latest' })]);
     await viaClient('openai-chat', [openTelemetryListener({ semconv: 'latest' })], new TextDecoder().decode(chatError.bytes));
     const points = await sdk.points();
-    const summary = points.map((point) => [point.name, point.attributes['gen_ai.provider.name'], point.attributes['gen_ai.token.modality'] ?? null, point.attributes['error.type'] ?? null, point.value ?? point.count]);
+    const summary = points.map((point) => [
+      point.name,
+      point.attributes['gen_ai.provider.name'],
+      point.attributes['gen_ai.token.modality'] ?? null,
+      point.attributes['error.type'] ?? null,
+      point.value ?? point.count,
+    ]);
     expect(summary).to.deep.equal([
       ['gen_ai.client.inference.duration', 'anthropic', null, null, 1],
       ['gen_ai.client.inference.duration', 'openai', null, 'server_error', 1],

@@ -9,7 +9,12 @@ describe('providerErrorDetails', () => {
     [
       'OpenAI: error.message with type and code',
       { error: { message: 'Incorrect API key provided', type: 'invalid_request_error', param: null, code: 'invalid_api_key' } },
-      { message: 'Incorrect API key provided', code: 'invalid_api_key', status: undefined, error: { message: 'Incorrect API key provided', type: 'invalid_request_error', param: null, code: 'invalid_api_key' } },
+      {
+        message: 'Incorrect API key provided',
+        code: 'invalid_api_key',
+        status: undefined,
+        error: { message: 'Incorrect API key provided', type: 'invalid_request_error', param: null, code: 'invalid_api_key' },
+      },
     ],
     [
       'Anthropic: the type is the code',
@@ -27,7 +32,11 @@ describe('providerErrorDetails', () => {
       { object: 'error', message: 'maximum context length exceeded', type: 'BadRequestError', code: 400 },
       { message: 'maximum context length exceeded', code: 'BadRequestError', status: 400, error: { object: 'error', message: 'maximum context length exceeded', type: 'BadRequestError', code: 400 } },
     ],
-    ['a flat `type: error` object: the marker is no code', { type: 'error', message: 'Overloaded' }, { message: 'Overloaded', code: undefined, status: undefined, error: { type: 'error', message: 'Overloaded' } }],
+    [
+      'a flat `type: error` object: the marker is no code',
+      { type: 'error', message: 'Overloaded' },
+      { message: 'Overloaded', code: undefined, status: undefined, error: { type: 'error', message: 'Overloaded' } },
+    ],
     ['a flat error without a message: its JSON text', { type: 'error' }, { message: '{"type":"error"}', code: undefined, status: undefined, error: { type: 'error' } }],
     ['FastAPI: detail', { detail: 'Not Found' }, { message: 'Not Found', code: undefined, status: undefined, error: { detail: 'Not Found' } }],
     ['a code outside 100–599 is no status', { error: { message: 'x', code: 99 } }, { message: 'x', code: undefined, status: undefined, error: { message: 'x', code: 99 } }],

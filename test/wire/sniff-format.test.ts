@@ -75,7 +75,11 @@ describe('sniffFormat', () => {
         '404 page not found\n',
         'format: Expected a stream of a known format (OpenAI Chat Completions, OpenAI Responses, Anthropic Messages, Gemini, Ollama, Amazon Bedrock ConverseStream or a partstream relay), got text that is not Server-Sent Events: "404 page not found"',
       ],
-      ['a pretty-printed JSON error body, with the provider message', '{\n  "error": {\n    "code": 404,\n    "message": "models/x is not found",\n    "status": "NOT_FOUND"\n  }\n}\n', 'provider: models/x is not found'],
+      [
+        'a pretty-printed JSON error body, with the provider message',
+        '{\n  "error": {\n    "code": 404,\n    "message": "models/x is not found",\n    "status": "NOT_FOUND"\n  }\n}\n',
+        'provider: models/x is not found',
+      ],
       ['an Ollama error line', '{"error":"model \'x\' not found"}\n', "provider: model 'x' not found"],
       ['an SSE error chunk of no known format', 'data: {"error":{"message":"Invalid API key","type":"invalid_request_error"}}\n\n', 'provider: Invalid API key'],
       [
@@ -98,8 +102,16 @@ describe('sniffFormat', () => {
         'data: hello\n\n',
         'format: Expected a stream of a known format (OpenAI Chat Completions, OpenAI Responses, Anthropic Messages, Gemini, Ollama, Amazon Bedrock ConverseStream or a partstream relay), got an SSE event whose data is not a JSON object: "data: hello"',
       ],
-      ['an empty body', '', 'truncated: The stream ended before its first event: the body was empty (expected a stream of a known format (OpenAI Chat Completions, OpenAI Responses, Anthropic Messages, Gemini, Ollama, Amazon Bedrock ConverseStream or a partstream relay))'],
-      ['a body of comments only', ': ping\n\n', 'truncated: The stream ended before its first event (expected a stream of a known format (OpenAI Chat Completions, OpenAI Responses, Anthropic Messages, Gemini, Ollama, Amazon Bedrock ConverseStream or a partstream relay))'],
+      [
+        'an empty body',
+        '',
+        'truncated: The stream ended before its first event: the body was empty (expected a stream of a known format (OpenAI Chat Completions, OpenAI Responses, Anthropic Messages, Gemini, Ollama, Amazon Bedrock ConverseStream or a partstream relay))',
+      ],
+      [
+        'a body of comments only',
+        ': ping\n\n',
+        'truncated: The stream ended before its first event (expected a stream of a known format (OpenAI Chat Completions, OpenAI Responses, Anthropic Messages, Gemini, Ollama, Amazon Bedrock ConverseStream or a partstream relay))',
+      ],
     ];
     for (const [what, text, expected] of table) {
       it(what, () => expect(sniff(text)).to.equal(expected));
@@ -142,9 +154,7 @@ describe('sniffFormat', () => {
 
     it('refuses the other framing, naming what was expected and found', () => {
       expect(sniff('data: {"done":true}\n\n', false, 'ollama')).to.equal('format: Expected an Ollama /api/chat stream (NDJSON), got Server-Sent Events: "data: {\\"done\\":true}"');
-      expect(sniff('{"done":true}\n', false, 'openai-chat')).to.equal(
-        'format: Expected an OpenAI Chat Completions stream (Server-Sent Events), got JSON instead: "{\\"done\\":true}"',
-      );
+      expect(sniff('{"done":true}\n', false, 'openai-chat')).to.equal('format: Expected an OpenAI Chat Completions stream (Server-Sent Events), got JSON instead: "{\\"done\\":true}"');
     });
 
     it('leaves an Ollama body whose only line was cut to the NDJSON decoder', () => {

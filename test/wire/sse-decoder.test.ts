@@ -59,9 +59,7 @@ describe('createSseDecoder', () => {
     });
 
     it('never surfaces comment (keep-alive) lines', () => {
-      expect(decode(': keep-alive\n\n', 'event: e\n: inside a frame\ndata: a\n\n', ':\n\n').frames).to.deep.equal([
-        { event: 'e', data: 'a' },
-      ]);
+      expect(decode(': keep-alive\n\n', 'event: e\n: inside a frame\ndata: a\n\n', ':\n\n').frames).to.deep.equal([{ event: 'e', data: 'a' }]);
     });
 
     it('ends the stream at data: [DONE], delivered as the last frame, and ignores what follows', () => {

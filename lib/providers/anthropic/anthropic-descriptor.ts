@@ -15,15 +15,7 @@ export const ANTHROPIC_BASE_URL = 'https://api.anthropic.com';
 export const ANTHROPIC_VERSION = '2023-06-01';
 
 /** The SSE event names that only an Anthropic stream sends. */
-const ANTHROPIC_EVENTS: ReadonlySet<string> = new Set([
-  'message_start',
-  'message_delta',
-  'message_stop',
-  'content_block_start',
-  'content_block_delta',
-  'content_block_stop',
-  'ping',
-]);
+const ANTHROPIC_EVENTS: ReadonlySet<string> = new Set(['message_start', 'message_delta', 'message_stop', 'content_block_start', 'content_block_delta', 'content_block_stop', 'ping']);
 
 function requestAttributes(body: RequestFields): AttributesInto {
   const into: AttributesInto = {};

@@ -7,9 +7,30 @@ export type AnthropicImageMediaType = 'image/jpeg' | 'image/png' | 'image/gif' |
 
 /** A citation of a text block, as the API returned it on the block. */
 export type AnthropicCitationParam =
-  | { readonly type: 'char_location'; readonly cited_text: string; readonly document_index: number; readonly document_title: string | null; readonly start_char_index: number; readonly end_char_index: number }
-  | { readonly type: 'page_location'; readonly cited_text: string; readonly document_index: number; readonly document_title: string | null; readonly start_page_number: number; readonly end_page_number: number }
-  | { readonly type: 'content_block_location'; readonly cited_text: string; readonly document_index: number; readonly document_title: string | null; readonly start_block_index: number; readonly end_block_index: number }
+  | {
+      readonly type: 'char_location';
+      readonly cited_text: string;
+      readonly document_index: number;
+      readonly document_title: string | null;
+      readonly start_char_index: number;
+      readonly end_char_index: number;
+    }
+  | {
+      readonly type: 'page_location';
+      readonly cited_text: string;
+      readonly document_index: number;
+      readonly document_title: string | null;
+      readonly start_page_number: number;
+      readonly end_page_number: number;
+    }
+  | {
+      readonly type: 'content_block_location';
+      readonly cited_text: string;
+      readonly document_index: number;
+      readonly document_title: string | null;
+      readonly start_block_index: number;
+      readonly end_block_index: number;
+    }
   | { readonly type: 'web_search_result_location'; readonly cited_text: string; readonly encrypted_index: string; readonly title: string | null; readonly url: string }
   | {
       readonly type: 'search_result_location';
@@ -91,17 +112,10 @@ export type AnthropicPassthroughBlockParam =
 export type AnthropicUserBlockParam = AnthropicTextBlockParam | AnthropicImageBlockParam | AnthropicDocumentBlockParam | AnthropicToolResultBlockParam;
 
 /** A block of an assistant turn. */
-export type AnthropicAssistantBlockParam =
-  | AnthropicThinkingBlockParam
-  | AnthropicRedactedThinkingBlockParam
-  | AnthropicTextBlockParam
-  | AnthropicToolUseBlockParam
-  | AnthropicPassthroughBlockParam;
+export type AnthropicAssistantBlockParam = AnthropicThinkingBlockParam | AnthropicRedactedThinkingBlockParam | AnthropicTextBlockParam | AnthropicToolUseBlockParam | AnthropicPassthroughBlockParam;
 
 /** An Anthropic Messages API message (`MessageParam`): a user or an assistant turn. */
-export type AnthropicMessageParam =
-  | { readonly role: 'user'; readonly content: string | AnthropicUserBlockParam[] }
-  | { readonly role: 'assistant'; readonly content: AnthropicAssistantBlockParam[] };
+export type AnthropicMessageParam = { readonly role: 'user'; readonly content: string | AnthropicUserBlockParam[] } | { readonly role: 'assistant'; readonly content: AnthropicAssistantBlockParam[] };
 
 /** The request fields `toAnthropicMessages` returns. */
 export interface AnthropicMessagesInput {

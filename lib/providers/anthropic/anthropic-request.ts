@@ -43,9 +43,24 @@ export interface AnthropicSystemBlock {
 
 /** The content block types of a Messages API message. */
 export type AnthropicContentBlockType =
-  | 'text' | 'image' | 'document' | 'search_result' | 'thinking' | 'redacted_thinking' | 'tool_use' | 'tool_result' | 'server_tool_use'
-  | 'web_search_tool_result' | 'web_fetch_tool_result' | 'code_execution_tool_result' | 'bash_code_execution_tool_result'
-  | 'text_editor_code_execution_tool_result' | 'tool_search_tool_result' | 'container_upload' | 'mcp_tool_use' | 'mcp_tool_result';
+  | 'text'
+  | 'image'
+  | 'document'
+  | 'search_result'
+  | 'thinking'
+  | 'redacted_thinking'
+  | 'tool_use'
+  | 'tool_result'
+  | 'server_tool_use'
+  | 'web_search_tool_result'
+  | 'web_fetch_tool_result'
+  | 'code_execution_tool_result'
+  | 'bash_code_execution_tool_result'
+  | 'text_editor_code_execution_tool_result'
+  | 'tool_search_tool_result'
+  | 'container_upload'
+  | 'mcp_tool_use'
+  | 'mcp_tool_result';
 
 /** A content block as the Messages API takes it: one `toAnthropicMessages` builds, or any block of one of the API's types. */
 export type AnthropicRequestBlock = AnthropicUserBlockParam | AnthropicAssistantBlockParam | TypedBlock<AnthropicContentBlockType>;
@@ -74,10 +89,12 @@ export interface AnthropicRequest {
   readonly container?: string | null | undefined;
   readonly inference_geo?: string | null | undefined;
   readonly metadata?: { readonly user_id?: string | null | undefined } | undefined;
-  readonly output_config?: {
-    readonly effort?: 'low' | 'medium' | 'high' | 'xhigh' | 'max' | null | undefined;
-    readonly format?: { readonly type: 'json_schema'; readonly schema: JsonSchema } | null | undefined;
-  } | undefined;
+  readonly output_config?:
+    | {
+        readonly effort?: 'low' | 'medium' | 'high' | 'xhigh' | 'max' | null | undefined;
+        readonly format?: { readonly type: 'json_schema'; readonly schema: JsonSchema } | null | undefined;
+      }
+    | undefined;
   readonly service_tier?: 'auto' | 'standard_only' | undefined;
   readonly stop_sequences?: readonly string[] | undefined;
   readonly temperature?: number | undefined;

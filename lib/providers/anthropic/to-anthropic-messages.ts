@@ -122,7 +122,8 @@ export function toAnthropicMessages(messages: readonly ChatMessage[]): Anthropic
         toolTurn.push(toolResultBlock(m, ids));
         break;
       case 'user':
-        if (toolTurn !== null) toolTurn.push(...userBlocks(m.content)); // after the results, in the same turn
+        if (toolTurn !== null)
+          toolTurn.push(...userBlocks(m.content)); // after the results, in the same turn
         else out.push({ role: 'user', content: typeof m.content === 'string' ? m.content : userBlocks(m.content) });
         toolTurn = null;
         break;

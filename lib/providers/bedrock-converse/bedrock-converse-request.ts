@@ -22,8 +22,7 @@ export type BedrockSystemBlock = BedrockTextBlock | { readonly guardContent: Rea
 
 /** A message as Converse takes it: what `toBedrockMessages` builds, or a turn of any of the API's content blocks. */
 export type BedrockRequestMessage =
-  | BedrockMessageParam
-  | { readonly role: 'user' | 'assistant'; readonly content: ReadonlyArray<BedrockUserBlock | BedrockAssistantBlock | Readonly<Record<string, unknown>>> };
+  BedrockMessageParam | { readonly role: 'user' | 'assistant'; readonly content: ReadonlyArray<BedrockUserBlock | BedrockAssistantBlock | Readonly<Record<string, unknown>>> };
 
 /**
  * A Bedrock `ConverseStream` request, as the API documents it: `modelId` (a model or inference

@@ -41,8 +41,7 @@ export interface BedrockToolResultBlock<B = string> {
 
 /** `{ reasoningContent: { reasoningText: { text, signature } } }` or `{ reasoningContent: { redactedContent } }`. */
 export type BedrockReasoningBlock<B = string> =
-  | { readonly reasoningContent: { readonly reasoningText: { readonly text: string; readonly signature?: string | undefined } } }
-  | { readonly reasoningContent: { readonly redactedContent: B } };
+  { readonly reasoningContent: { readonly reasoningText: { readonly text: string; readonly signature?: string | undefined } } } | { readonly reasoningContent: { readonly redactedContent: B } };
 
 /** Where a citation points: a character, chunk or page range of a document, a search result's range, a web page. */
 export type BedrockCitationLocation =
@@ -78,8 +77,7 @@ export type BedrockAssistantBlock<B = string> = BedrockTextBlock | BedrockToolUs
 
 /** One message of `messages`. */
 export type BedrockMessageParam<B = string> =
-  | { readonly role: 'user'; readonly content: Array<BedrockUserBlock<B>> }
-  | { readonly role: 'assistant'; readonly content: Array<BedrockAssistantBlock<B>> };
+  { readonly role: 'user'; readonly content: Array<BedrockUserBlock<B>> } | { readonly role: 'assistant'; readonly content: Array<BedrockAssistantBlock<B>> };
 
 /** What `toBedrockMessages` returns: the `system` blocks (when there are system messages) and the `messages`. */
 export interface BedrockConverseInput<B = string> {

@@ -178,7 +178,8 @@ export function toBedrockMessages(messages: readonly ChatMessage[], options: ToB
         toolTurn.push(converter.toolResultBlock(m));
         break;
       case 'user':
-        if (toolTurn !== null) toolTurn.push(...converter.contentBlocks(m.content)); // after the results, in the same turn
+        if (toolTurn !== null)
+          toolTurn.push(...converter.contentBlocks(m.content)); // after the results, in the same turn
         else out.push({ role: 'user', content: converter.contentBlocks(m.content) });
         toolTurn = null;
         break;

@@ -26,8 +26,13 @@ function requestAttributes(body: RequestFields): AttributesInto {
   const into: AttributesInto = {};
   const config = requestFields(body.generationConfig) ?? {};
   copyRequestNumbers(into, config, {
-    max_tokens: 'maxOutputTokens', temperature: 'temperature', top_p: 'topP', top_k: 'topK', seed: 'seed',
-    frequency_penalty: 'frequencyPenalty', presence_penalty: 'presencePenalty',
+    max_tokens: 'maxOutputTokens',
+    temperature: 'temperature',
+    top_p: 'topP',
+    top_k: 'topK',
+    seed: 'seed',
+    frequency_penalty: 'frequencyPenalty',
+    presence_penalty: 'presencePenalty',
   });
   setStrings(into, 'gen_ai.request.stop_sequences', config.stopSequences);
   setChoiceCount(into, config.candidateCount);

@@ -108,10 +108,13 @@ export interface GeminiRequest {
   /** The system prompt: a content whose role is ignored (its parts' text). */
   readonly systemInstruction?: GeminiRequestContent | undefined;
   readonly tools?: readonly GeminiTool[] | undefined;
-  readonly toolConfig?: {
-    readonly functionCallingConfig?: { readonly mode?: 'MODE_UNSPECIFIED' | 'AUTO' | 'ANY' | 'NONE' | 'VALIDATED' | undefined; readonly allowedFunctionNames?: readonly string[] | undefined } | undefined;
-    readonly retrievalConfig?: object | undefined;
-  } | undefined;
+  readonly toolConfig?:
+    | {
+        readonly functionCallingConfig?:
+          { readonly mode?: 'MODE_UNSPECIFIED' | 'AUTO' | 'ANY' | 'NONE' | 'VALIDATED' | undefined; readonly allowedFunctionNames?: readonly string[] | undefined } | undefined;
+        readonly retrievalConfig?: object | undefined;
+      }
+    | undefined;
   readonly safetySettings?: readonly GeminiSafetySetting[] | undefined;
   readonly generationConfig?: GeminiGenerationConfig | undefined;
   /** The name of cached content to use as context (`cachedContents/…`). */

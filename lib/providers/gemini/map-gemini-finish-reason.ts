@@ -1,14 +1,6 @@
 import type { FinishReason } from '../../handler/types';
 
-const CONTENT_FILTER_REASONS: ReadonlySet<string> = new Set([
-  'SAFETY',
-  'RECITATION',
-  'BLOCKLIST',
-  'PROHIBITED_CONTENT',
-  'SPII',
-  'IMAGE_SAFETY',
-  'IMAGE_PROHIBITED_CONTENT',
-]);
+const CONTENT_FILTER_REASONS: ReadonlySet<string> = new Set(['SAFETY', 'RECITATION', 'BLOCKLIST', 'PROHIBITED_CONTENT', 'SPII', 'IMAGE_SAFETY', 'IMAGE_PROHIBITED_CONTENT']);
 
 /**
  * The finish reason of a Gemini candidate's `finishReason`: `STOP` → `STOP`, `MAX_TOKENS` →

@@ -36,8 +36,13 @@ function requestAttributes(body: RequestFields): AttributesInto {
   const into: AttributesInto = {};
   const options = requestFields(body.options) ?? {};
   copyRequestNumbers(into, options, {
-    max_tokens: 'num_predict', temperature: 'temperature', top_p: 'top_p', top_k: 'top_k', seed: 'seed',
-    frequency_penalty: 'frequency_penalty', presence_penalty: 'presence_penalty',
+    max_tokens: 'num_predict',
+    temperature: 'temperature',
+    top_p: 'top_p',
+    top_k: 'top_k',
+    seed: 'seed',
+    frequency_penalty: 'frequency_penalty',
+    presence_penalty: 'presence_penalty',
   });
   setStrings(into, 'gen_ai.request.stop_sequences', options.stop);
   if (body.format !== undefined && body.format !== null && body.format !== '') into['gen_ai.output.type'] = 'json';

@@ -5,14 +5,7 @@ import { countedUsage } from '../kit/counted-usage';
 import type { OllamaLine } from './ollama-wire';
 
 /** The fields of the `done: true` line that make up Ollama's usage: its counts and timings (nanoseconds). */
-export const OLLAMA_USAGE_FIELDS: ReadonlySet<string> = new Set([
-  'total_duration',
-  'load_duration',
-  'prompt_eval_count',
-  'prompt_eval_duration',
-  'eval_count',
-  'eval_duration',
-]);
+export const OLLAMA_USAGE_FIELDS: ReadonlySet<string> = new Set(['total_duration', 'load_duration', 'prompt_eval_count', 'prompt_eval_duration', 'eval_count', 'eval_duration']);
 
 /**
  * The `TokenUsage` of Ollama's final line: input = `prompt_eval_count`, output = `eval_count`,

@@ -4,9 +4,7 @@
 import type { JsonValue } from '../../handler/types';
 
 /** A user content part: text, or an image by URL (a `data:` URL for inline bytes). */
-export type OpenAIChatUserContentPart =
-  | { readonly type: 'text'; readonly text: string }
-  | { readonly type: 'image_url'; readonly image_url: { readonly url: string } };
+export type OpenAIChatUserContentPart = { readonly type: 'text'; readonly text: string } | { readonly type: 'image_url'; readonly image_url: { readonly url: string } };
 
 /** A function call of an assistant message, its arguments the JSON text as the model sent it. */
 export interface OpenAIChatToolCallParam {

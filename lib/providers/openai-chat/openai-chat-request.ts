@@ -35,7 +35,10 @@ export type OpenAIChatToolChoice =
 export type OpenAIResponseFormat =
   | { readonly type: 'text' }
   | { readonly type: 'json_object' }
-  | { readonly type: 'json_schema'; readonly json_schema: { readonly name: string; readonly description?: string | undefined; readonly schema?: JsonSchema | undefined; readonly strict?: boolean | null | undefined } };
+  | {
+      readonly type: 'json_schema';
+      readonly json_schema: { readonly name: string; readonly description?: string | undefined; readonly schema?: JsonSchema | undefined; readonly strict?: boolean | null | undefined };
+    };
 
 /** The roles of a Chat Completions message (`function` is the API's legacy one). */
 export type OpenAIChatRole = 'developer' | 'system' | 'user' | 'assistant' | 'tool' | 'function';
@@ -108,10 +111,12 @@ export interface OpenAIChatRequest {
   /** @deprecated The API's older end-user id; see `safety_identifier` and `prompt_cache_key`. */
   readonly user?: string | undefined;
   readonly verbosity?: 'low' | 'medium' | 'high' | null | undefined;
-  readonly web_search_options?: {
-    readonly search_context_size?: 'low' | 'medium' | 'high' | undefined;
-    readonly user_location?: { readonly type: 'approximate'; readonly approximate: Readonly<Record<string, string>> } | null | undefined;
-  } | undefined;
+  readonly web_search_options?:
+    | {
+        readonly search_context_size?: 'low' | 'medium' | 'high' | undefined;
+        readonly user_location?: { readonly type: 'approximate'; readonly approximate: Readonly<Record<string, string>> } | null | undefined;
+      }
+    | undefined;
   /** Fields the types do not know, sent as given (see `ExtraBody`). */
   readonly extraBody?: ExtraBody | undefined;
 }

@@ -16,17 +16,12 @@ const KIND = 'reasoning_details';
  * (JSON text), kept for replay — on the same callback as the entry's text, or text-less.
  * Returns true when some entry delivered text (the chunk's plain `reasoning` then repeats it).
  */
-export function deliverReasoningDetails(
-  details: readonly unknown[],
-  handler: StreamingChatResponseHandler,
-  context: PartialThinkingContext,
-): boolean {
+export function deliverReasoningDetails(details: readonly unknown[], handler: StreamingChatResponseHandler, context: PartialThinkingContext): boolean {
   let deliveredText = false;
   for (const entry of details) {
     if (!isJsonObject(entry)) continue;
     const text = entry.type === 'reasoning.text' ? nonEmptyString(entry.text) : entry.type === 'reasoning.summary' ? nonEmptyString(entry.summary) : null;
-    const replayable =
-      entry.type === 'reasoning.encrypted' || nonEmptyString(entry.signature) !== null || (entry.data !== undefined && entry.data !== null);
+    const replayable = entry.type === 'reasoning.encrypted' || nonEmptyString(entry.signature) !== null || (entry.data !== undefined && entry.data !== null);
     if (text === null && !replayable) continue;
     // Serialised only for the rare entry that must be replayed (a signature, encrypted data).
     const payload: OpaquePayload | undefined = replayable ? { provider: PROVIDER, kind: KIND, data: stringifyJson(entry) ?? '{}' } : undefined;

@@ -22,11 +22,35 @@ export type OpenAIResponsesTextFormat =
 
 /** The types of the Responses API's input items besides messages (`function_call`, `reasoning`, `mcp_call` …). */
 export type OpenAIResponsesItemType =
-  | 'reasoning' | 'function_call' | 'function_call_output' | 'custom_tool_call' | 'custom_tool_call_output' | 'image_generation_call'
-  | 'web_search_call' | 'file_search_call' | 'computer_call' | 'computer_call_output' | 'tool_search_call' | 'tool_search_output'
-  | 'additional_tools' | 'compaction' | 'compaction_trigger' | 'code_interpreter_call' | 'local_shell_call' | 'local_shell_call_output'
-  | 'shell_call' | 'shell_call_output' | 'apply_patch_call' | 'apply_patch_call_output' | 'mcp_list_tools' | 'mcp_approval_request'
-  | 'mcp_approval_response' | 'mcp_call' | 'item_reference' | 'program' | 'program_output';
+  | 'reasoning'
+  | 'function_call'
+  | 'function_call_output'
+  | 'custom_tool_call'
+  | 'custom_tool_call_output'
+  | 'image_generation_call'
+  | 'web_search_call'
+  | 'file_search_call'
+  | 'computer_call'
+  | 'computer_call_output'
+  | 'tool_search_call'
+  | 'tool_search_output'
+  | 'additional_tools'
+  | 'compaction'
+  | 'compaction_trigger'
+  | 'code_interpreter_call'
+  | 'local_shell_call'
+  | 'local_shell_call_output'
+  | 'shell_call'
+  | 'shell_call_output'
+  | 'apply_patch_call'
+  | 'apply_patch_call_output'
+  | 'mcp_list_tools'
+  | 'mcp_approval_request'
+  | 'mcp_approval_response'
+  | 'mcp_call'
+  | 'item_reference'
+  | 'program'
+  | 'program_output';
 
 /** The content part types of a Responses message (`output_text` and `refusal` in assistant output messages). */
 export type OpenAIResponsesContentType = 'input_text' | 'input_image' | 'input_file' | 'input_audio' | 'output_text' | 'refusal';
@@ -69,12 +93,15 @@ export interface OpenAIResponsesRequest {
   readonly prompt?: { readonly id: string; readonly variables?: Readonly<Record<string, unknown>> | null | undefined; readonly version?: string | null | undefined } | null | undefined;
   readonly prompt_cache_key?: string | null | undefined;
   readonly prompt_cache_retention?: 'in_memory' | '24h' | null | undefined;
-  readonly reasoning?: {
-    readonly effort?: OpenAIReasoningEffort | null | undefined;
-    readonly summary?: 'auto' | 'concise' | 'detailed' | null | undefined;
-    /** @deprecated The API's older name of `summary`. */
-    readonly generate_summary?: 'auto' | 'concise' | 'detailed' | null | undefined;
-  } | null | undefined;
+  readonly reasoning?:
+    | {
+        readonly effort?: OpenAIReasoningEffort | null | undefined;
+        readonly summary?: 'auto' | 'concise' | 'detailed' | null | undefined;
+        /** @deprecated The API's older name of `summary`. */
+        readonly generate_summary?: 'auto' | 'concise' | 'detailed' | null | undefined;
+      }
+    | null
+    | undefined;
   readonly safety_identifier?: string | null | undefined;
   readonly service_tier?: OpenAIServiceTier | null | undefined;
   readonly store?: boolean | null | undefined;

@@ -21,7 +21,17 @@ import { freshArray } from '../../wire/fresh-array';
 // events would then pile up there. Objects made by `new` on an ordinary function start young.
 
 // Each takes the fields in wire order; `sequence` < 0, `logprobs` false and `obfuscation` null when absent.
-const ContentDelta = plain(function (this: Record<string, unknown>, type: string, sequence: number, itemId: string, outputIndex: number, index: number, delta: string, logprobs: boolean, obfuscation: string | null) {
+const ContentDelta = plain(function (
+  this: Record<string, unknown>,
+  type: string,
+  sequence: number,
+  itemId: string,
+  outputIndex: number,
+  index: number,
+  delta: string,
+  logprobs: boolean,
+  obfuscation: string | null,
+) {
   this.type = type;
   if (sequence >= 0) this.sequence_number = sequence;
   this.item_id = itemId;
@@ -31,7 +41,17 @@ const ContentDelta = plain(function (this: Record<string, unknown>, type: string
   if (logprobs) this.logprobs = freshArray<never>();
   if (obfuscation !== null) this.obfuscation = obfuscation;
 });
-const SummaryDelta = plain(function (this: Record<string, unknown>, type: string, sequence: number, itemId: string, outputIndex: number, index: number, delta: string, logprobs: boolean, obfuscation: string | null) {
+const SummaryDelta = plain(function (
+  this: Record<string, unknown>,
+  type: string,
+  sequence: number,
+  itemId: string,
+  outputIndex: number,
+  index: number,
+  delta: string,
+  logprobs: boolean,
+  obfuscation: string | null,
+) {
   this.type = type;
   if (sequence >= 0) this.sequence_number = sequence;
   this.item_id = itemId;
@@ -41,7 +61,17 @@ const SummaryDelta = plain(function (this: Record<string, unknown>, type: string
   if (logprobs) this.logprobs = freshArray<never>();
   if (obfuscation !== null) this.obfuscation = obfuscation;
 });
-const ItemDelta = plain(function (this: Record<string, unknown>, type: string, sequence: number, itemId: string, outputIndex: number, _index: number, delta: string, logprobs: boolean, obfuscation: string | null) {
+const ItemDelta = plain(function (
+  this: Record<string, unknown>,
+  type: string,
+  sequence: number,
+  itemId: string,
+  outputIndex: number,
+  _index: number,
+  delta: string,
+  logprobs: boolean,
+  obfuscation: string | null,
+) {
   this.type = type;
   if (sequence >= 0) this.sequence_number = sequence;
   this.item_id = itemId;

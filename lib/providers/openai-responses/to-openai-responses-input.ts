@@ -2,13 +2,7 @@ import type { AiMessage } from '../../handler/types';
 import type { MessagePart } from '../../parts/types';
 import type { ChatMessage, UserMessage } from '../../replay/chat-message';
 import { requireChatMessages } from '../../replay/chat-message';
-import type {
-  OpenAIResponsesAnnotation,
-  OpenAIResponsesInput,
-  OpenAIResponsesInputContent,
-  OpenAIResponsesInputItem,
-  OpenAIResponsesPassthroughItem,
-} from './openai-responses-input-param';
+import type { OpenAIResponsesAnnotation, OpenAIResponsesInput, OpenAIResponsesInputContent, OpenAIResponsesInputItem, OpenAIResponsesPassthroughItem } from './openai-responses-input-param';
 import { isIncomplete, joinSystem, mediaBase64, mediaUrl, parseRawJson, payloadData, resultText, ToolCallIds } from '../../replay/replay-helpers';
 
 const PROVIDER = 'openai';

@@ -7,17 +7,7 @@ import type { MessagePart, PartAttributes } from '../../parts/types';
 import { isPlainObject, validateAttributes } from '../../parts/validate';
 import type { MapperTarget, StreamMapper } from '../stream-mapper';
 import type { SequencedSseFrame, SseFrame } from '../../wire/types';
-import {
-  anyField,
-  countField,
-  dataObject,
-  FieldError,
-  flagField,
-  nullableStringField,
-  optionalCountField,
-  payloadField,
-  stringField,
-} from './partstream-fields';
+import { anyField, countField, dataObject, FieldError, flagField, nullableStringField, optionalCountField, payloadField, stringField } from './partstream-fields';
 import { partstreamViolation } from './partstream-violation';
 import { parseSequence, PARTSTREAM_WIRE_VERSION } from './partstream-wire';
 import type { ReplayGate } from './replay-gate';
@@ -91,7 +81,8 @@ export class PartstreamMapper implements StreamMapper<SseFrame> {
         const data = dataObject(text, type);
         if (this.responseId !== null) throw new FieldError('a second start event');
         const version = anyField(data, 'v');
-        if (version !== PARTSTREAM_WIRE_VERSION) throw new FieldError(`version ${JSON.stringify(version ?? null)} is not supported (this viewer reads partstream v${PARTSTREAM_WIRE_VERSION})`, 'format');
+        if (version !== PARTSTREAM_WIRE_VERSION)
+          throw new FieldError(`version ${JSON.stringify(version ?? null)} is not supported (this viewer reads partstream v${PARTSTREAM_WIRE_VERSION})`, 'format');
         this.responseId = stringField(data, 'responseId', type);
         return false;
       }

@@ -3,16 +3,7 @@
 // and a control stream. It sends commands on one connection and reads live entries through one
 // blocking XREAD loop on a second one, however many responses it produces or reads.
 
-import {
-  RELAY_ID_PATTERN,
-  RelayError,
-  type OpenResponseOptions,
-  type ProducerInfo,
-  type RelayBatch,
-  type RelayInfo,
-  type ResponseStore,
-  type StopRequest,
-} from '../response-store';
+import { RELAY_ID_PATTERN, RelayError, type OpenResponseOptions, type ProducerInfo, type RelayBatch, type RelayInfo, type ResponseStore, type StopRequest } from '../response-store';
 import { checkBatch, checkId, checkSequence, checkStop, positiveInteger } from './check-arguments';
 import type { LiveFeed } from './live-feed';
 import { batchFromEntry, logEntryFields } from './log-entry';
@@ -235,10 +226,7 @@ export class RedisStore implements RedisResponseStore {
         winner = stopFromJson(firstFieldValues(await this.#command.hGetAll(meta)).get('stop')) ?? request;
       }
       const ctl = this.#keys.ctl(owner);
-      await Promise.all([
-        this.#command.xAdd(ctl, '*', stopCommandFields(responseId, winner), { approxMaxLen: CONTROL_STREAM_LENGTH }),
-        this.#command.pExpire(ctl, CONTROL_STREAM_TTL_MS),
-      ]);
+      await Promise.all([this.#command.xAdd(ctl, '*', stopCommandFields(responseId, winner), { approxMaxLen: CONTROL_STREAM_LENGTH }), this.#command.pExpire(ctl, CONTROL_STREAM_TTL_MS)]);
     } catch (error) {
       throw storeError('stop', error);
     }

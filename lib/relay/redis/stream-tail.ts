@@ -93,7 +93,11 @@ export class StreamTail {
           if (reading.size === 0) break;
           this.#inFlight = reading;
           this.#interrupted = false;
-          reply = await blocking.xRead([...reading].map(([key, id]) => ({ key, id })), TAIL_COUNT, this.#blockMs);
+          reply = await blocking.xRead(
+            [...reading].map(([key, id]) => ({ key, id })),
+            TAIL_COUNT,
+            this.#blockMs,
+          );
           failures = 0;
         } catch {
           this.#inFlight = null;

@@ -67,7 +67,7 @@ function contentParts(content: unknown, max: number): GenAIPart[] {
     if (typeof block === 'string') return { type: 'text', content: clip(block, max) };
     if (!isFields(block)) return { type: 'unknown' };
     if (typeof block.text === 'string' && block.thought !== true) return { type: 'text', content: clip(block.text, max) };
-    const type = typeof block.type === 'string' ? block.type : Object.keys(block).find((key) => key !== 'thoughtSignature') ?? 'unknown';
+    const type = typeof block.type === 'string' ? block.type : (Object.keys(block).find((key) => key !== 'thoughtSignature') ?? 'unknown');
     return { type };
   });
 }

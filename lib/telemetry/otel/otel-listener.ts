@@ -1,13 +1,32 @@
 import {
-  context as otelContext, metrics, SpanKind, SpanStatusCode, trace, type Attributes, type Context, type Histogram, type Counter, type Meter, type MeterProvider,
-  type Span, type TracerProvider,
+  context as otelContext,
+  metrics,
+  SpanKind,
+  SpanStatusCode,
+  trace,
+  type Attributes,
+  type Context,
+  type Histogram,
+  type Counter,
+  type Meter,
+  type MeterProvider,
+  type Span,
+  type TracerProvider,
 } from '@opentelemetry/api';
 import type { ChatModelEndContext, ChatModelHttpAttemptContext, ChatModelListener, ChatModelRequestContext, HttpAttemptScope } from '../chat-model-listener';
 import { inputContent, outputMessages } from './content-capture';
 import { errorType } from './error-type';
 import {
-  captureFromEnv, DURATION_BUCKETS, LATEST_OPERATION_INPUT_TOKENS, LATEST_OPERATION_OUTPUT_TOKENS, LATEST_USAGE_COUNTERS, SEMCONV_LATEST, SEMCONV_V1_41,
-  semconvFromEnv, TOKEN_BUCKETS, type SemconvNames,
+  captureFromEnv,
+  DURATION_BUCKETS,
+  LATEST_OPERATION_INPUT_TOKENS,
+  LATEST_OPERATION_OUTPUT_TOKENS,
+  LATEST_USAGE_COUNTERS,
+  SEMCONV_LATEST,
+  SEMCONV_V1_41,
+  semconvFromEnv,
+  TOKEN_BUCKETS,
+  type SemconvNames,
 } from './semconv-names';
 
 /** Options of `openTelemetryListener`. */
@@ -79,10 +98,8 @@ interface Instruments {
 
 function createInstruments(provider: MeterProvider, names: SemconvNames): Instruments {
   const meter: Meter = provider.getMeter('partstream', VERSION, names.schemaUrl === undefined ? undefined : { schemaUrl: names.schemaUrl });
-  const seconds = (name: string, description: string): Histogram =>
-    meter.createHistogram(name, { unit: 's', description, advice: { explicitBucketBoundaries: [...DURATION_BUCKETS] } });
-  const tokens = (name: string, description: string): Histogram =>
-    meter.createHistogram(name, { unit: '{token}', description, advice: { explicitBucketBoundaries: [...TOKEN_BUCKETS] } });
+  const seconds = (name: string, description: string): Histogram => meter.createHistogram(name, { unit: 's', description, advice: { explicitBucketBoundaries: [...DURATION_BUCKETS] } });
+  const tokens = (name: string, description: string): Histogram => meter.createHistogram(name, { unit: '{token}', description, advice: { explicitBucketBoundaries: [...TOKEN_BUCKETS] } });
   const latest = names.tokenUsageMetric === null;
   return {
     provider,

@@ -48,9 +48,13 @@ export const USER_SETTINGS: ts.CompilerOptions = {
   typeRoots: [path.join(REPO, 'node_modules', '@types')],
   skipLibCheck: true,
   esModuleInterop: true,
-  paths: { partstream: [path.join(REPO, 'lib', 'index.ts')], 'partstream/replay': [path.join(REPO, 'lib', 'replay.ts')],
-    'partstream/http': [path.join(REPO, 'lib', 'http.ts')], 'partstream/adapters': [path.join(REPO, 'lib', 'adapters.ts')],
-    'partstream/relay': [path.join(REPO, 'lib', 'relay.ts')], 'partstream/otel': [path.join(REPO, 'lib', 'otel.ts')],
+  paths: {
+    partstream: [path.join(REPO, 'lib', 'index.ts')],
+    'partstream/replay': [path.join(REPO, 'lib', 'replay.ts')],
+    'partstream/http': [path.join(REPO, 'lib', 'http.ts')],
+    'partstream/adapters': [path.join(REPO, 'lib', 'adapters.ts')],
+    'partstream/relay': [path.join(REPO, 'lib', 'relay.ts')],
+    'partstream/otel': [path.join(REPO, 'lib', 'otel.ts')],
     // The README's OpenTelemetry setup imports the SDK a user installs beside partstream.
     '@opentelemetry/*': [path.join(REPO, 'node_modules', '@opentelemetry', '*')],
   },

@@ -157,7 +157,9 @@ const available = fixturesAvailable('AnthropicMapper fixtures');
       it('delivers the same content through the typed callbacks', () => {
         const thinking = valuesOf<PartialThinking>(run.events, 'partialThinking');
         expect({
-          text: valuesOf<PartialResponse>(run.events, 'partialResponse').map((p) => p.text).join(''),
+          text: valuesOf<PartialResponse>(run.events, 'partialResponse')
+            .map((p) => p.text)
+            .join(''),
           thinking: thinking.map((p) => p.text).join(''),
           signatures: thinking.flatMap((p) => (p.payload?.kind === 'signature' ? [p.payload.data] : [])),
           toolCalls: valuesOf<CompleteToolCall>(run.events, 'completeToolCall').map((c) => c.toolExecutionRequest),
@@ -225,7 +227,11 @@ const available = fixturesAvailable('AnthropicMapper fixtures');
     const run = await recordRun([bytes.subarray(0, Buffer.from(bytes).indexOf('event: message_delta'))], 'anthropic');
     expect(run.outcome.status).to.equal('failed');
     expect(valuesOf<CompleteToolCall>(run.events, 'completeToolCall')).to.deep.equal([]);
-    expect(valuesOf<PartialToolCall>(run.events, 'partialToolCall').map((p) => p.partialArguments).join('')).to.equal(call.arguments);
+    expect(
+      valuesOf<PartialToolCall>(run.events, 'partialToolCall')
+        .map((p) => p.partialArguments)
+        .join(''),
+    ).to.equal(call.arguments);
     expect(callParts(run.response.aiMessage)).to.deep.equal([{ id: call.id, name: call.name, arguments: call.arguments }]);
     expect(run.response.aiMessage.toolExecutionRequests).to.deep.equal([]);
   });

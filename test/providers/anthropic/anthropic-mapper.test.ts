@@ -50,13 +50,7 @@ describe('AnthropicMapper', () => {
     it('maps text deltas to partial responses; message and block bookkeeping events surface raw', () => {
       const start = blockStart(0, { type: 'text', text: '' });
       const { steps, returns } = run([messageStart, start, ping, text(0, 'Hel'), text(0, 'lo'), blockStop(0), messageDelta('end_turn'), messageStop]);
-      expect(steps).to.deep.equal([
-        ...raw(messageStart, start, ping),
-        ['text', 'Hel'],
-        ['text', 'lo'],
-        ...raw(blockStop(0), messageDelta('end_turn'), messageStop),
-        complete('STOP'),
-      ]);
+      expect(steps).to.deep.equal([...raw(messageStart, start, ping), ['text', 'Hel'], ['text', 'lo'], ...raw(blockStop(0), messageDelta('end_turn'), messageStop), complete('STOP')]);
       expect(returns).to.deep.equal([false, false, false, false, false, false, false, true]);
     });
 
@@ -87,12 +81,7 @@ describe('AnthropicMapper', () => {
         messageDelta('end_turn'),
         messageStop,
       ]);
-      expect(steps.filter((step) => step[0] !== 'raw')).to.deep.equal([
-        ['thinking', 'Let me think.'],
-        ['thinking', '', signature('EvQBsig')],
-        ['text', '42'],
-        complete('STOP'),
-      ]);
+      expect(steps.filter((step) => step[0] !== 'raw')).to.deep.equal([['thinking', 'Let me think.'], ['thinking', '', signature('EvQBsig')], ['text', '42'], complete('STOP')]);
       expect(steps[3]).to.deep.equal(['raw', emptyThinking]);
     });
 
@@ -156,12 +145,7 @@ describe('AnthropicMapper', () => {
 
     it('completes a tool block still open at message_stop there', () => {
       const { steps } = run([messageStart, blockStart(0, { type: 'tool_use', id: 'toolu_a', name: 'f', input: {} }), json(0, '{"a":1}'), messageDelta('tool_use'), messageStop]);
-      expect(steps.slice(2)).to.deep.equal([
-        ['toolDelta', 0, 'toolu_a', 'f', '{"a":1}'],
-        ['raw', messageDelta('tool_use')],
-        ['tool', 0, 'toolu_a', 'f', '{"a":1}'],
-        complete('TOOL_EXECUTION'),
-      ]);
+      expect(steps.slice(2)).to.deep.equal([['toolDelta', 0, 'toolu_a', 'f', '{"a":1}'], ['raw', messageDelta('tool_use')], ['tool', 0, 'toolu_a', 'f', '{"a":1}'], complete('TOOL_EXECUTION')]);
     });
 
     it('never completes a tool block still open when the message stopped for max_tokens, and finishes LENGTH', () => {

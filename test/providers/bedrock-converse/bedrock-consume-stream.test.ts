@@ -21,14 +21,14 @@ const BEDROCK = { ...bedrockConverseProvider, createByteDecoder: codecByteDecode
 function asRun(outcome: StreamOutcome): BedrockRun {
   const response = outcome.status === 'completed' ? outcome.response : null;
   const error = outcome.status === 'failed' && StreamError.isInstance(outcome.error) ? outcome.error : null;
-  const message = response?.aiMessage ?? (outcome.status === 'completed' ? null : outcome.partial?.aiMessage ?? null);
+  const message = response?.aiMessage ?? (outcome.status === 'completed' ? null : (outcome.partial?.aiMessage ?? null));
   return { steps: [], returns: [], response, error, parts: (message?.parts ?? []).map((part) => partToJSON(part)) };
 }
 
 /** `bytes` in pieces of 1 to 17 bytes (seeded), as a network may deliver them. */
 async function* pieces(bytes: Uint8Array, seed: number): AsyncGenerator<Uint8Array> {
   let state = seed;
-  for (let at = 0; at < bytes.length; ) {
+  for (let at = 0; at < bytes.length;) {
     state = (state * 1103515245 + 12345) % 2 ** 31;
     const size = 1 + (state % 17);
     yield bytes.slice(at, at + size);

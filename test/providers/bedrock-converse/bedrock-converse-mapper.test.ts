@@ -55,7 +55,15 @@ describe('BedrockConverseMapper', () => {
     });
 
     it('reasoning text, a signature-only thinking with payload bedrock/signature, and redacted content with payload bedrock/redacted_content', () => {
-      const result = run([start, delta(0, { reasoningContent: { text: 'hm' } }), delta(0, { reasoningContent: { signature: 'SIG' } }), blockStop(0), delta(1, { reasoningContent: { redactedContent: 'QUJD' } }), blockStop(1), stop('end_turn')]);
+      const result = run([
+        start,
+        delta(0, { reasoningContent: { text: 'hm' } }),
+        delta(0, { reasoningContent: { signature: 'SIG' } }),
+        blockStop(0),
+        delta(1, { reasoningContent: { redactedContent: 'QUJD' } }),
+        blockStop(1),
+        stop('end_turn'),
+      ]);
       expect(result.steps.filter((step) => step[0] !== 'raw')).to.deep.equal([
         ['thinking', 'hm'],
         ['thinking', '', { provider: 'bedrock', kind: 'signature', data: 'SIG' }],
@@ -66,12 +74,7 @@ describe('BedrockConverseMapper', () => {
 
     it('tool input pieces are partial tool calls with the call index, id and name; the stop completes the call', () => {
       const result = run([start, blockStart(3, { toolUse: { toolUseId: 't', name: 'f' } }), input(3, '{"a":'), input(3, '1}'), blockStop(3), stop('tool_use')]);
-      expect(result.steps.filter((step) => step[0] !== 'raw')).to.deep.equal([
-        ['toolDelta', 0, 't', 'f', '{"a":'],
-        ['toolDelta', 0, 't', 'f', '1}'],
-        ['tool', 0, 't', 'f', '{"a":1}'],
-        ['complete'],
-      ]);
+      expect(result.steps.filter((step) => step[0] !== 'raw')).to.deep.equal([['toolDelta', 0, 't', 'f', '{"a":'], ['toolDelta', 0, 't', 'f', '1}'], ['tool', 0, 't', 'f', '{"a":1}'], ['complete']]);
     });
 
     it('a tool call still open at messageStop (no contentBlockStop) completes there', () => {
@@ -96,7 +99,10 @@ describe('BedrockConverseMapper', () => {
     it('a delta that holds a mapped and an unknown member surfaces raw as well, and the unknown member is kept as a part after its block', () => {
       const frames = framesOf([start, delta(0, { text: 'a', sparkle: { level: 1 } }), blockStop(0), stop('end_turn')]);
       const result = runBedrock(frames);
-      expect(result.steps.slice(1, 3)).to.deep.equal([['text', 'a'], ['raw', frames[1]]]);
+      expect(result.steps.slice(1, 3)).to.deep.equal([
+        ['text', 'a'],
+        ['raw', frames[1]],
+      ]);
       expect(result.parts).to.deep.equal([textJson('a'), unknownJson('sparkle', '{"sparkle":{"level":1}}')]);
     });
 
@@ -122,9 +128,7 @@ describe('BedrockConverseMapper', () => {
 
   describe('failures', () => {
     it('an exception whose payload is not JSON: its text is the message', () => {
-      const result = runBedrock([
-        { messageType: 'exception', eventType: null, exceptionType: 'throttlingException', errorMessage: null, payload: { ok: false, text: 'slow down' } },
-      ]);
+      const result = runBedrock([{ messageType: 'exception', eventType: null, exceptionType: 'throttlingException', errorMessage: null, payload: { ok: false, text: 'slow down' } }]);
       expect(result.steps).to.deep.equal([['error', 'provider', 'slow down', 'throttlingException']]);
       expect(result.error?.body).to.equal('slow down');
     });

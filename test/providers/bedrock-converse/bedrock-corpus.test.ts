@@ -75,7 +75,9 @@ describe('BedrockConverseMapper over the recorded Bedrock corpus (../shared/corp
         const expected = entry.expected.blocks.map(expectedPart).filter((part) => part !== undefined) as Array<Record<string, unknown>>;
         // The manifest gives no arguments text per block nor a rawJson: those are checked against toolCalls and serverToolCalls.
         expect(parts.map(shape)).to.deep.equal(expected.map(shape));
-        const serverUses = parts.filter((part) => part.type === 'unknown' && part.kind === 'toolUse').map((part) => (JSON.parse(part.rawJson as string) as { toolUse: Record<string, unknown> }).toolUse);
+        const serverUses = parts
+          .filter((part) => part.type === 'unknown' && part.kind === 'toolUse')
+          .map((part) => (JSON.parse(part.rawJson as string) as { toolUse: Record<string, unknown> }).toolUse);
         expect(serverUses.map(({ toolUseId, name, input }) => ({ id: toolUseId, name, input }))).to.deep.equal(entry.expected.serverToolCalls.map(({ id, name, input }) => ({ id, name, input })));
       });
     });
@@ -88,4 +90,3 @@ function shape(part: Record<string, unknown>): Record<string, unknown> {
   if (part.type === 'tool_call') return { ...part, toolCall: { ...(part.toolCall as object), arguments: undefined } };
   return part;
 }
-

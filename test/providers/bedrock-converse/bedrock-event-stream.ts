@@ -8,7 +8,10 @@ import type { ByteFrameDecoder } from '../../../lib/wire/frame-decoder';
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
-const codec = new EventStreamCodec((bytes) => decoder.decode(bytes), (text) => encoder.encode(text));
+const codec = new EventStreamCodec(
+  (bytes) => decoder.decode(bytes),
+  (text) => encoder.encode(text),
+);
 
 /** One message of a Converse stream, as a test writes it. */
 export type WireMessage =

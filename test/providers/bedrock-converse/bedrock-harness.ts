@@ -111,4 +111,3 @@ export function expectResult(result: BedrockRun, expected: BedrockExpected): voi
   if (expected.tokenUsage !== undefined) expect(response.metadata.tokenUsage).to.deep.equal(expected.tokenUsage);
   if (expected.providerMetadata !== undefined) expect(response.metadata.providerMetadata).to.deep.equal(expected.providerMetadata);
 }
-

@@ -137,7 +137,10 @@ describe('toBedrockMessages', () => {
 
   it('rejects arguments that are not a JSON object, media it cannot send, and bad options, with a TypeError', () => {
     expect(() => toBedrockMessages([aiMessage([toolCallPart({ id: 'c1', name: 'f', arguments: '[1]' })])])).to.throw(TypeError, /tool call "f" \(id "c1"\)/);
-    expect(() => toBedrockMessages([userMessage([mediaPart({ id: null, mimeType: 'image/png', name: null, data: 'https://example.com/a.png', dataKind: 'url' })])])).to.throw(TypeError, /takes no URL/);
+    expect(() => toBedrockMessages([userMessage([mediaPart({ id: null, mimeType: 'image/png', name: null, data: 'https://example.com/a.png', dataKind: 'url' })])])).to.throw(
+      TypeError,
+      /takes no URL/,
+    );
     expect(() => toBedrockMessages([userMessage([mediaPart({ id: null, mimeType: 'audio/wav', name: null, data: 'AA==', dataKind: 'string' })])])).to.throw(TypeError, /audio\/wav/);
     expect(() => toBedrockMessages([], { bytes: 'hex' } as never)).to.throw(TypeError, /options.bytes/);
     expect(() => toBedrockMessages('nope' as never)).to.throw(TypeError);

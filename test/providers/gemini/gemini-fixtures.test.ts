@@ -2,17 +2,7 @@ import { expect } from 'chai';
 import type { ChatResponse, CompleteToolCall, PartialResponse, PartialThinking, PartialToolCall } from '../../../lib/handler/types';
 import { StreamError } from '../../../lib/handler/stream-error';
 import type { SseFrame } from '../../../lib/wire/types';
-import {
-  expectManifestFinishAndUsage,
-  fixtureEntries,
-  fixturesAvailable,
-  readFixture,
-  recordRun,
-  referenceSseFrames,
-  valuesOf,
-  type FixtureEntry,
-  type RecordedRun,
-} from '../shared/fixture-support';
+import { expectManifestFinishAndUsage, fixtureEntries, fixturesAvailable, readFixture, recordRun, referenceSseFrames, valuesOf, type FixtureEntry, type RecordedRun } from '../shared/fixture-support';
 
 /** The manifest fields these tests read beyond the shared ones. */
 type GeminiExpected = FixtureEntry['expected'] & {
@@ -113,12 +103,7 @@ const available = fixturesAvailable('GeminiMapper fixtures');
           expect(run.outcome.status).to.equal('failed');
           expect(run.events.map(([name]) => name)).to.deep.equal(['error']);
           const [error] = valuesOf<Error>(run.events, 'error');
-          expect(StreamError.isInstance(error) && [error.kind, error.message, error.status, error.code]).to.deep.equal([
-            'provider',
-            expected.error,
-            expected.httpStatus,
-            expected.errorStatus,
-          ]);
+          expect(StreamError.isInstance(error) && [error.kind, error.message, error.status, error.code]).to.deep.equal(['provider', expected.error, expected.httpStatus, expected.errorStatus]);
         });
       } else if (expected.terminal === null) {
         it('fails as truncated: the body holds no chunk at all', () => {
@@ -144,8 +129,12 @@ const available = fixturesAvailable('GeminiMapper fixtures');
           const partials = valuesOf<PartialToolCall>(run.events, 'partialToolCall');
           const payloads = [...valuesOf<PartialThinking | PartialResponse>(run.events, 'partialThinking'), ...valuesOf<PartialResponse>(run.events, 'partialResponse'), ...completes];
           expect({
-            text: valuesOf<PartialResponse>(run.events, 'partialResponse').map((p) => p.text).join(''),
-            thinking: valuesOf<PartialThinking>(run.events, 'partialThinking').map((p) => p.text).join(''),
+            text: valuesOf<PartialResponse>(run.events, 'partialResponse')
+              .map((p) => p.text)
+              .join(''),
+            thinking: valuesOf<PartialThinking>(run.events, 'partialThinking')
+              .map((p) => p.text)
+              .join(''),
             signatures: payloads.flatMap((value) => (value.payload === undefined ? [] : [value.payload.data])).sort(),
             toolCalls: completes.map((c) => [c.index, c.toolExecutionRequest]),
           }).to.deep.equal({

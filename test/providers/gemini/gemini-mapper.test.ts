@@ -42,25 +42,26 @@ describe('GeminiMapper', () => {
 
     it('maps thought parts to partial thinking, before the text of the same chunk', () => {
       const { steps } = run([chunk([{ text: 'Hmm.', thought: true }, { text: 'Three.' }]), finish()]);
-      expect(steps.slice(0, 2)).to.deep.equal([['thinking', 'Hmm.'], ['text', 'Three.']]);
+      expect(steps.slice(0, 2)).to.deep.equal([
+        ['thinking', 'Hmm.'],
+        ['text', 'Three.'],
+      ]);
     });
 
     it('keeps a thought signature on the part that carried it, including a signature-only empty text part', () => {
-      const { steps } = run([
-        chunk([{ text: 'Thinking…', thought: true, thoughtSignature: 'sigA' }]),
-        chunk([{ text: 'Answer.' }]),
-        finish('STOP', [{ text: '', thoughtSignature: 'sigB' }]),
-      ]);
-      expect(steps).to.deep.equal([
-        ['thinking', 'Thinking…', signature('sigA')],
-        ['text', 'Answer.'],
-        ['text', '', signature('sigB')],
-        complete('STOP'),
-      ]);
+      const { steps } = run([chunk([{ text: 'Thinking…', thought: true, thoughtSignature: 'sigA' }]), chunk([{ text: 'Answer.' }]), finish('STOP', [{ text: '', thoughtSignature: 'sigB' }])]);
+      expect(steps).to.deep.equal([['thinking', 'Thinking…', signature('sigA')], ['text', 'Answer.'], ['text', '', signature('sigB')], complete('STOP')]);
     });
 
     it('maps only the first candidate', () => {
-      const frame = dataFrame({ candidates: [{ index: 0, content: { parts: [{ text: 'zero' }] } }, { index: 1, content: { parts: [{ text: 'one' }] } }], responseId: ID, modelVersion: MODEL });
+      const frame = dataFrame({
+        candidates: [
+          { index: 0, content: { parts: [{ text: 'zero' }] } },
+          { index: 1, content: { parts: [{ text: 'one' }] } },
+        ],
+        responseId: ID,
+        modelVersion: MODEL,
+      });
       expect(run([frame, finish()]).steps[0]).to.deep.equal(['text', 'zero']);
     });
   });
@@ -68,10 +69,7 @@ describe('GeminiMapper', () => {
   describe('function calls', () => {
     it('maps a whole functionCall to a complete tool call with its signature and JSON arguments in key order', () => {
       const { steps } = run([callChunk({ name: 'weather', args: { location: 'SF', days: 2 } }, { thoughtSignature: 'sigC' }), finish()]);
-      expect(steps.filter((step) => step[0] !== 'raw')).to.deep.equal([
-        ['tool', 0, null, 'weather', '{"location":"SF","days":2}', signature('sigC')],
-        complete('TOOL_EXECUTION'),
-      ]);
+      expect(steps.filter((step) => step[0] !== 'raw')).to.deep.equal([['tool', 0, null, 'weather', '{"location":"SF","days":2}', signature('sigC')], complete('TOOL_EXECUTION')]);
     });
 
     it('takes the call id when the API sends one, and "{}" for a call without args', () => {
@@ -103,7 +101,10 @@ describe('GeminiMapper', () => {
         ['tool', 0, null, 'getWeather', args, signature('sigD')],
         ['raw', finish()],
       ]);
-      const streamed = steps.filter((step) => step[0] === 'toolDelta').map((step) => step[4]).join('');
+      const streamed = steps
+        .filter((step) => step[0] === 'toolDelta')
+        .map((step) => step[4])
+        .join('');
       expect(streamed).to.equal(args);
     });
 
@@ -163,7 +164,12 @@ describe('GeminiMapper', () => {
     it('surfaces a chunk that mixes mapped and unmapped content raw once, after its callbacks', () => {
       const mixed = chunk([{ text: 'Result:' }, { executableCode: { language: 'PYTHON', code: 'print(1)' } }]);
       const grounded = chunk([{ text: 'Cited.' }], { groundingMetadata: { webSearchQueries: ['q'] } });
-      expect(run([mixed, grounded, finish()]).steps.slice(0, 4)).to.deep.equal([['text', 'Result:'], ['raw', mixed], ['text', 'Cited.'], ['raw', grounded]]);
+      expect(run([mixed, grounded, finish()]).steps.slice(0, 4)).to.deep.equal([
+        ['text', 'Result:'],
+        ['raw', mixed],
+        ['text', 'Cited.'],
+        ['raw', grounded],
+      ]);
     });
 
     it('surfaces usage-only chunks raw and keeps the last usage that has counts', () => {
@@ -187,7 +193,10 @@ describe('GeminiMapper', () => {
     it('completes a response whose prompt was blocked with CONTENT_FILTER', () => {
       const blocked = dataFrame({ promptFeedback: { blockReason: 'SAFETY' }, usageMetadata: { promptTokenCount: 4, totalTokenCount: 4 }, modelVersion: MODEL });
       const { steps } = run([blocked]);
-      expect(steps).to.deep.equal([['raw', blocked], ['complete', { id: null, modelName: MODEL, tokenUsage: tokenUsage(4, null, 4), finishReason: 'CONTENT_FILTER' }, {}]]);
+      expect(steps).to.deep.equal([
+        ['raw', blocked],
+        ['complete', { id: null, modelName: MODEL, tokenUsage: tokenUsage(4, null, 4), finishReason: 'CONTENT_FILTER' }, {}],
+      ]);
     });
   });
 
@@ -203,7 +212,10 @@ describe('GeminiMapper', () => {
 
     it('reports a stream that ends without a finish reason as truncated, leaving a streaming call incomplete', () => {
       const { steps } = run([callChunk({ name: 'f', willContinue: true }), callChunk({ partialArgs: [partialArg('$.a', { stringValue: 'x', willContinue: true })], willContinue: true })]);
-      expect(steps.slice(1)).to.deep.equal([['toolDelta', 0, null, 'f', '{"a":"x'], ['error', 'truncated', 'The stream ended before a chunk with a finishReason']]);
+      expect(steps.slice(1)).to.deep.equal([
+        ['toolDelta', 0, null, 'f', '{"a":"x'],
+        ['error', 'truncated', 'The stream ended before a chunk with a finishReason'],
+      ]);
     });
 
     it('reports an empty stream as truncated', () => {
@@ -211,7 +223,11 @@ describe('GeminiMapper', () => {
     });
 
     it('reports a stream cut in the middle of a frame as truncated even after a finish reason', () => {
-      expect(run([chunk([{ text: 'a' }]), finish()], true).steps.at(-1)?.slice(0, 2)).to.deep.equal(['error', 'truncated']);
+      expect(
+        run([chunk([{ text: 'a' }]), finish()], true)
+          .steps.at(-1)
+          ?.slice(0, 2),
+      ).to.deep.equal(['error', 'truncated']);
     });
 
     it('surfaces a frame that is not JSON raw', () => {

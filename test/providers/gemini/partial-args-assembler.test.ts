@@ -55,7 +55,10 @@ describe('PartialArgsAssembler', () => {
   });
 
   it('escapes string pieces as JSON', () => {
-    const { fragments, json } = assemble([{ jsonPath: '$.q', stringValue: 'say "hi"\n', willContinue: true }, { jsonPath: '$.q', stringValue: '' }]);
+    const { fragments, json } = assemble([
+      { jsonPath: '$.q', stringValue: 'say "hi"\n', willContinue: true },
+      { jsonPath: '$.q', stringValue: '' },
+    ]);
     expect(json).to.equal('{"q":"say \\"hi\\"\\n"}');
     expect(fragments.join('')).to.equal(json);
   });

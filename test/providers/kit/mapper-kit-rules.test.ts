@@ -29,7 +29,12 @@ const sse = (value: Record<string, unknown>): SseFrame => ({ event: typeof value
 const PROVIDERS: readonly Provider[] = [
   { name: 'openai-chat', mapper: () => new OpenAIChatMapper(), wrap: (error) => sse({ error }), sse: true },
   { name: 'openai-responses', mapper: () => new OpenAIResponsesMapper(), wrap: (error) => sse({ type: 'error', error }), sse: true },
-  { name: 'openai-responses (response.failed)', mapper: () => new OpenAIResponsesMapper(), wrap: (error) => sse({ type: 'response.failed', response: { id: 'resp_1', status: 'failed', error } }), sse: true },
+  {
+    name: 'openai-responses (response.failed)',
+    mapper: () => new OpenAIResponsesMapper(),
+    wrap: (error) => sse({ type: 'response.failed', response: { id: 'resp_1', status: 'failed', error } }),
+    sse: true,
+  },
   { name: 'anthropic', mapper: () => new AnthropicMapper(), wrap: (error) => sse({ type: 'error', error }), sse: true },
   { name: 'gemini', mapper: () => new GeminiMapper(), wrap: (error) => sse({ error }), sse: true },
   // The harness passes the parsed line through as it is (NDJSON has no frame text).
@@ -50,9 +55,21 @@ function reported(provider: Provider, error: unknown): unknown[] {
 describe('the provider kit: rules every mapper shares', () => {
   describe('a provider error event is read one way by all five mappers', () => {
     const cases: ReadonlyArray<[string, unknown, unknown[]]> = [
-      ['an error object with message and type', { type: 'overloaded_error', message: 'Overloaded' }, ['provider', 'Overloaded', 'overloaded_error', undefined, { type: 'overloaded_error', message: 'Overloaded' }]],
-      ['a numeric code (an HTTP status) beside a status name', { code: 503, message: 'The model is overloaded', status: 'UNAVAILABLE' }, ['provider', 'The model is overloaded', 'UNAVAILABLE', 503, { code: 503, message: 'The model is overloaded', status: 'UNAVAILABLE' }]],
-      ['a string code ahead of the type', { code: 'rate_limit_exceeded', type: 'requests', message: 'Slow down' }, ['provider', 'Slow down', 'rate_limit_exceeded', undefined, { code: 'rate_limit_exceeded', type: 'requests', message: 'Slow down' }]],
+      [
+        'an error object with message and type',
+        { type: 'overloaded_error', message: 'Overloaded' },
+        ['provider', 'Overloaded', 'overloaded_error', undefined, { type: 'overloaded_error', message: 'Overloaded' }],
+      ],
+      [
+        'a numeric code (an HTTP status) beside a status name',
+        { code: 503, message: 'The model is overloaded', status: 'UNAVAILABLE' },
+        ['provider', 'The model is overloaded', 'UNAVAILABLE', 503, { code: 503, message: 'The model is overloaded', status: 'UNAVAILABLE' }],
+      ],
+      [
+        'a string code ahead of the type',
+        { code: 'rate_limit_exceeded', type: 'requests', message: 'Slow down' },
+        ['provider', 'Slow down', 'rate_limit_exceeded', undefined, { code: 'rate_limit_exceeded', type: 'requests', message: 'Slow down' }],
+      ],
       ['an error without a message: its JSON text', { code: 500 }, ['provider', '{"code":500}', undefined, 500, { code: 500 }]],
       ['a blank message and a number that is no HTTP status', { code: 42, message: '  ' }, ['provider', '{"code":42,"message":"  "}', undefined, undefined, { code: 42, message: '  ' }]],
       ['an error that is a text', 'upstream request failed', ['provider', 'upstream request failed', undefined, undefined, 'upstream request failed']],
@@ -111,7 +128,10 @@ describe('the provider kit: rules every mapper shares', () => {
     });
 
     it('Ollama: a done line with a blank model keeps the model of the lines before', () => {
-      const lines = [{ model: 'llama-test', message: { content: 'a' }, done: false }, { model: '', message: { content: '' }, done: true, done_reason: 'stop' }];
+      const lines = [
+        { model: 'llama-test', message: { content: 'a' }, done: false },
+        { model: '', message: { content: '' }, done: true, done_reason: 'stop' },
+      ];
       const done = runFrames(new OllamaMapper() as StreamMapper<unknown> as StreamMapper<SseFrame>, lines as unknown as SseFrame[]).steps.at(-1);
       expect(done?.[1]).to.deep.include({ modelName: 'llama-test' });
     });

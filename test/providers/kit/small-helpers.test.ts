@@ -40,11 +40,7 @@ describe('resolveFinishReason', () => {
   });
 
   it('keeps LENGTH, CONTENT_FILTER and OTHER even when tool calls completed (SPEC §10)', () => {
-    expect([resolveFinishReason('LENGTH', 2), resolveFinishReason('CONTENT_FILTER', 1), resolveFinishReason('OTHER', 1)]).to.deep.equal([
-      'LENGTH',
-      'CONTENT_FILTER',
-      'OTHER',
-    ]);
+    expect([resolveFinishReason('LENGTH', 2), resolveFinishReason('CONTENT_FILTER', 1), resolveFinishReason('OTHER', 1)]).to.deep.equal(['LENGTH', 'CONTENT_FILTER', 'OTHER']);
   });
 
   it('is OTHER for a tool-use stop that completed no call: there is nothing to run', () => {

@@ -30,12 +30,7 @@ function expectedRawLines(lines: readonly WireLine[]): WireLine[] {
   const raw: WireLine[] = [];
   for (const line of lines) {
     const message = line.message;
-    const carried =
-      line.error !== undefined ||
-      line.done === true ||
-      (message?.content ?? '') !== '' ||
-      (message?.thinking ?? '') !== '' ||
-      (message?.tool_calls?.length ?? 0) > 0;
+    const carried = line.error !== undefined || line.done === true || (message?.content ?? '') !== '' || (message?.thinking ?? '') !== '' || (message?.tool_calls?.length ?? 0) > 0;
     if (!carried) raw.push(line);
     if (line.error !== undefined || line.done === true) break;
   }
@@ -96,8 +91,12 @@ const available = fixturesAvailable('OllamaMapper fixtures');
 
         it('delivers the same content through the typed callbacks', () => {
           expect({
-            text: valuesOf<PartialResponse>(run.events, 'partialResponse').map((p) => p.text).join(''),
-            thinking: valuesOf<PartialThinking>(run.events, 'partialThinking').map((p) => p.text).join(''),
+            text: valuesOf<PartialResponse>(run.events, 'partialResponse')
+              .map((p) => p.text)
+              .join(''),
+            thinking: valuesOf<PartialThinking>(run.events, 'partialThinking')
+              .map((p) => p.text)
+              .join(''),
             toolCalls: valuesOf<CompleteToolCall>(run.events, 'completeToolCall').map((c) => [c.index, c.toolExecutionRequest]),
           }).to.deep.equal({
             text: expected.text ?? '',

@@ -36,15 +36,17 @@ const head = (model: string, created: string): string => `{"model":${JSON.string
 
 /** Lines of an Ollama stream: compact token lines of any strings, near misses and tool calls. */
 const lineArb = fc.oneof(
-  fc.tuple(fc.string({ unit: 'binary', maxLength: 8 }), fc.string({ unit: 'binary', maxLength: 8 }), fc.string({ unit: 'binary', maxLength: 12 })).map(
-    ([model, created, text]) => `${head(model, created)},"message":{"role":"assistant","content":${JSON.stringify(text)}},"done":false}`,
-  ),
-  fc.tuple(fc.string({ unit: 'binary', maxLength: 8 }), fc.string({ unit: 'binary', maxLength: 12 })).map(
-    ([model, text]) => `${head(model, 'c')},"message":{"role":"assistant","content":"","thinking":${JSON.stringify(text)}},"done":false}`,
-  ),
+  fc
+    .tuple(fc.string({ unit: 'binary', maxLength: 8 }), fc.string({ unit: 'binary', maxLength: 8 }), fc.string({ unit: 'binary', maxLength: 12 }))
+    .map(([model, created, text]) => `${head(model, created)},"message":{"role":"assistant","content":${JSON.stringify(text)}},"done":false}`),
+  fc
+    .tuple(fc.string({ unit: 'binary', maxLength: 8 }), fc.string({ unit: 'binary', maxLength: 12 }))
+    .map(([model, text]) => `${head(model, 'c')},"message":{"role":"assistant","content":"","thinking":${JSON.stringify(text)}},"done":false}`),
   fc.string({ maxLength: 6 }).map((text) => `${head('q', 'c')},"message":{"role":"assistant","content":${JSON.stringify(text)},"x":1},"done":false}`),
   fc.string({ maxLength: 6 }).map((text) => `${head('q', 'c')},"message":{"role":"assistant","content":${JSON.stringify(text)}},"done":false} `),
-  fc.string({ maxLength: 6 }).map((name) => `${head('q', 'c')},"message":{"role":"assistant","content":"","tool_calls":[{"function":{"name":${JSON.stringify(name)},"arguments":{"a":1}}}]},"done":false}`),
+  fc
+    .string({ maxLength: 6 })
+    .map((name) => `${head('q', 'c')},"message":{"role":"assistant","content":"","tool_calls":[{"function":{"name":${JSON.stringify(name)},"arguments":{"a":1}}}]},"done":false}`),
   fc.constant(`${head('q', 'c')},"message":{"role":"assistant","content":"a\\"},"done":false}`),
   fc.constant('{"error":"boom"}'),
 );

@@ -79,7 +79,10 @@ describe('OllamaMapper', () => {
   it('reports an error line as one provider StreamError whose body is the error as sent, and stops reading', () => {
     const error = { error: 'an error was encountered while running the model' };
     const { steps, returns, errors } = run([line({ content: 'I' }), error, doneLine()]);
-    expect(steps).to.deep.equal([['text', 'I'], ['error', 'provider', 'an error was encountered while running the model']]);
+    expect(steps).to.deep.equal([
+      ['text', 'I'],
+      ['error', 'provider', 'an error was encountered while running the model'],
+    ]);
     expect(returns).to.deep.equal([false, true]);
     expect((errors[0] as StreamError).body).to.equal('an error was encountered while running the model');
   });
@@ -90,6 +93,10 @@ describe('OllamaMapper', () => {
 
   it('reports a stream that ends before done: true as truncated', () => {
     expect(run([line({ content: 'a' })]).steps.at(-1)).to.deep.equal(['error', 'truncated', 'The stream ended before the done: true line']);
-    expect(run([line({ content: 'a' })], true).steps.at(-1)?.slice(0, 2)).to.deep.equal(['error', 'truncated']);
+    expect(
+      run([line({ content: 'a' })], true)
+        .steps.at(-1)
+        ?.slice(0, 2),
+    ).to.deep.equal(['error', 'truncated']);
   });
 });

@@ -155,7 +155,9 @@ describe('parseOllamaLine', () => {
     if (!fixturesAvailable('parseOllamaLine over the recorded Ollama lines')) this.skip();
     const dir = join(__dirname, '../../../../shared/fixtures/ollama');
     for (const name of ['docs-chat-stream-tools.ndjson', 'docs-midstream-error.ndjson', 'sk-parallel-tool-calls.ndjson', 'sk-phi3-text-tail.ndjson']) {
-      const lines = readFileSync(join(dir, name), 'utf8').split('\n').filter((line) => line !== '');
+      const lines = readFileSync(join(dir, name), 'utf8')
+        .split('\n')
+        .filter((line) => line !== '');
       expect(lines.length, name).to.be.above(0);
       for (const line of lines) agrees(line);
     }

@@ -117,8 +117,12 @@ const available = fixturesAvailable('OpenAIChatMapper fixtures');
 
       it('delivers the same content through the typed callbacks', () => {
         expect({
-          text: valuesOf<PartialResponse>(run.events, 'partialResponse').map((p) => p.text).join(''),
-          thinking: valuesOf<PartialThinking>(run.events, 'partialThinking').map((p) => p.text).join(''),
+          text: valuesOf<PartialResponse>(run.events, 'partialResponse')
+            .map((p) => p.text)
+            .join(''),
+          thinking: valuesOf<PartialThinking>(run.events, 'partialThinking')
+            .map((p) => p.text)
+            .join(''),
           toolCalls: valuesOf<CompleteToolCall>(run.events, 'completeToolCall').map((c) => c.toolExecutionRequest),
         }).to.deep.equal({
           text: expected.text ?? '',
@@ -141,7 +145,10 @@ const available = fixturesAvailable('OpenAIChatMapper fixtures');
         expect(raw.filter(carriesContent)).to.deep.equal([]);
         for (const marker of expected.serverToolEvents) {
           const key = marker.replace(/^chunk:/, '');
-          expect(raw.some((frame) => parse(frame)?.[key] !== undefined), marker).to.equal(true);
+          expect(
+            raw.some((frame) => parse(frame)?.[key] !== undefined),
+            marker,
+          ).to.equal(true);
         }
       });
 
@@ -163,10 +170,7 @@ const available = fixturesAvailable('OpenAIChatMapper fixtures');
         // The last call never completed; the partial keeps it from its argument deltas.
         expect(valuesOf<CompleteToolCall>(cutRun.events, 'completeToolCall')).to.have.length(Math.max(0, expected.toolCalls.length - 1));
         const calls = cutRun.response.aiMessage.parts.flatMap((part) => (part.type === 'tool_call' ? [{ id: part.toolCall.id, name: part.toolCall.name, arguments: part.toolCall.arguments }] : []));
-        expect([cutRun.response.aiMessage.text, calls]).to.deep.equal([
-          expected.text,
-          expected.toolCalls.map(({ id, name, arguments: args }) => ({ id, name, arguments: args })),
-        ]);
+        expect([cutRun.response.aiMessage.text, calls]).to.deep.equal([expected.text, expected.toolCalls.map(({ id, name, arguments: args }) => ({ id, name, arguments: args }))]);
         // Only the completed calls are requests to execute.
         expect(cutRun.response.aiMessage.toolExecutionRequests).to.deep.equal(valuesOf<CompleteToolCall>(cutRun.events, 'completeToolCall').map((c) => c.toolExecutionRequest));
       });

@@ -33,14 +33,7 @@ describe('OpenAIChatMapper', () => {
       const finish = delta({}, 'stop');
       const usage = chunk([], { usage: { prompt_tokens: 3, completion_tokens: 2, total_tokens: 5 } });
       const { steps } = run([role, delta({ content: 'Hel' }), delta({ content: 'lo' }), finish, usage, DONE]);
-      expect(steps).to.deep.equal([
-        ['raw', role],
-        ['text', 'Hel'],
-        ['text', 'lo'],
-        ['raw', finish],
-        ['raw', usage],
-        complete('STOP', tokenUsage(3, 2, 5)),
-      ]);
+      expect(steps).to.deep.equal([['raw', role], ['text', 'Hel'], ['text', 'lo'], ['raw', finish], ['raw', usage], complete('STOP', tokenUsage(3, 2, 5))]);
     });
 
     it('delivers whitespace-only content', () => {
@@ -179,21 +172,11 @@ describe('OpenAIChatMapper', () => {
     it('holds back the partials of a call until its name arrives, and completes it with all its arguments', () => {
       const nameless = toolDelta({ index: 0, id: 'call_a', function: { arguments: '{"q":' } });
       const { steps } = run([nameless, toolDelta({ index: 0, function: { name: 'search', arguments: '1}' } }), delta({}, 'tool_calls'), DONE]);
-      expect(steps).to.deep.equal([
-        ['raw', nameless],
-        ['toolDelta', 0, 'call_a', 'search', '1}'],
-        ['tool', 0, 'call_a', 'search', '{"q":1}'],
-        complete('TOOL_EXECUTION'),
-      ]);
+      expect(steps).to.deep.equal([['raw', nameless], ['toolDelta', 0, 'call_a', 'search', '1}'], ['tool', 0, 'call_a', 'search', '{"q":1}'], complete('TOOL_EXECUTION')]);
     });
 
     it('maps the deprecated function_call delta as a tool call without id', () => {
-      const { steps } = run([
-        delta({ function_call: { name: 'lookup', arguments: '' } }),
-        delta({ function_call: { arguments: '{"k":1}' } }),
-        delta({}, 'function_call'),
-        DONE,
-      ]);
+      const { steps } = run([delta({ function_call: { name: 'lookup', arguments: '' } }), delta({ function_call: { arguments: '{"k":1}' } }), delta({}, 'function_call'), DONE]);
       expect(steps.slice(1)).to.deep.equal([['toolDelta', 0, null, 'lookup', '{"k":1}'], ['tool', 0, null, 'lookup', '{"k":1}'], complete('TOOL_EXECUTION')]);
     });
 
@@ -288,7 +271,11 @@ describe('OpenAIChatMapper', () => {
       const garbled = { event: null, data: '{"id": "chatcmpl-1", "choices": [' };
       const array = { event: null, data: '[1]' };
       const { steps } = run([garbled, array, delta({ content: 'ok' }), delta({}, 'stop'), DONE]);
-      expect(steps.slice(0, 3)).to.deep.equal([['raw', garbled], ['raw', array], ['text', 'ok']]);
+      expect(steps.slice(0, 3)).to.deep.equal([
+        ['raw', garbled],
+        ['raw', array],
+        ['text', 'ok'],
+      ]);
       expect(steps.at(-1)).to.deep.equal(complete('STOP'));
     });
   });

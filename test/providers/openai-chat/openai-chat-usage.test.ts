@@ -35,11 +35,6 @@ describe('openAIChatTokenUsage', () => {
   });
 
   it('is null for no usage, or a usage without any count', () => {
-    expect([openAIChatTokenUsage(null), openAIChatTokenUsage(undefined), openAIChatTokenUsage({}), openAIChatTokenUsage({ prompt_tokens: -1 })]).to.deep.equal([
-      null,
-      null,
-      null,
-      null,
-    ]);
+    expect([openAIChatTokenUsage(null), openAIChatTokenUsage(undefined), openAIChatTokenUsage({}), openAIChatTokenUsage({ prompt_tokens: -1 })]).to.deep.equal([null, null, null, null]);
   });
 });

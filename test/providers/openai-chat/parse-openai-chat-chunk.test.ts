@@ -154,7 +154,10 @@ describe('OpenAIChatChunkReader', () => {
     // Duplicate keys: the later value wins in JSON.parse, so the delta slot of the text is not the chunk's.
     for (const [learnFrom, next] of [
       ['{"choices":[{"index":0,"delta":{"content":""},"delta":{"content":""}}]}', '{"choices":[{"index":0,"delta":{"content":"x"},"delta":{"content":""}}]}'],
-      ['{"choices":[{"index":0,"delta":{"content":""}}],"choices":[{"index":0,"delta":{"content":""}}]}', '{"choices":[{"index":0,"delta":{"content":"x"}}],"choices":[{"index":0,"delta":{"content":""}}]}'],
+      [
+        '{"choices":[{"index":0,"delta":{"content":""}}],"choices":[{"index":0,"delta":{"content":""}}]}',
+        '{"choices":[{"index":0,"delta":{"content":"x"}}],"choices":[{"index":0,"delta":{"content":""}}]}',
+      ],
     ]) {
       const duplicates = new OpenAIChatChunkReader();
       agrees(duplicates, learnFrom);

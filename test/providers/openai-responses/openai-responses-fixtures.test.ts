@@ -2,17 +2,7 @@ import { expect } from 'chai';
 import type { ChatResponse, CompleteToolCall, PartialResponse, PartialThinking } from '../../../lib/handler/types';
 import { StreamError } from '../../../lib/handler/stream-error';
 import type { SseFrame } from '../../../lib/wire/types';
-import {
-  expectManifestFinishAndUsage,
-  fixtureEntries,
-  fixturesAvailable,
-  readFixture,
-  recordRun,
-  referenceSseFrames,
-  valuesOf,
-  type FixtureEntry,
-  type RecordedRun,
-} from '../shared/fixture-support';
+import { expectManifestFinishAndUsage, fixtureEntries, fixturesAvailable, readFixture, recordRun, referenceSseFrames, valuesOf, type FixtureEntry, type RecordedRun } from '../shared/fixture-support';
 
 /** The manifest fields these tests read beyond the shared ones. */
 type ResponsesExpected = FixtureEntry['expected'] & {
@@ -168,7 +158,9 @@ const available = fixturesAvailable('OpenAIResponsesMapper fixtures');
         it('delivers the same content through the typed callbacks, each tool call completed once', () => {
           const thinking = valuesOf<PartialThinking>(run.events, 'partialThinking');
           expect({
-            text: valuesOf<PartialResponse>(run.events, 'partialResponse').map((p) => p.text).join(''),
+            text: valuesOf<PartialResponse>(run.events, 'partialResponse')
+              .map((p) => p.text)
+              .join(''),
             thinking: thinking.map((p) => p.text).join(''),
             signatures: thinking.flatMap((p) => (p.payload === undefined ? [] : [p.payload.data])),
             toolCalls: valuesOf<CompleteToolCall>(run.events, 'completeToolCall').map((c) => [c.index, c.toolExecutionRequest]),
@@ -238,6 +230,10 @@ const available = fixturesAvailable('OpenAIResponsesMapper fixtures');
   it('delivers the text the recorded deltas left out from output_text.done (phase-two-messages)', async () => {
     const run = await recordRun([readFixture('openai-responses/phase-two-messages.sse')], 'openai-responses');
     const texts = valuesOf<PartialResponse>(run.events, 'partialResponse').map((p) => p.text);
-    expect(texts.slice(0, 3)).to.deep.equal(['Got', ' it', ' \u2014 I\u2019ll quickly check reliable, up-to-date sources for AI headlines from **today (February 25, 2026)** and then summarize the key items with links.']);
+    expect(texts.slice(0, 3)).to.deep.equal([
+      'Got',
+      ' it',
+      ' \u2014 I\u2019ll quickly check reliable, up-to-date sources for AI headlines from **today (February 25, 2026)** and then summarize the key items with links.',
+    ]);
   });
 });

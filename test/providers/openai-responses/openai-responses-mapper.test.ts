@@ -58,13 +58,7 @@ describe('OpenAIResponsesMapper', () => {
       const partDone = typedFrame({ type: 'response.content_part.done', item_id: 'msg_1', output_index: 0, content_index: 0, part: { type: 'output_text', text: 'Hello' } });
       const message = itemDone({ id: 'msg_1', type: 'message', status: 'completed', content: [{ type: 'output_text', text: 'Hello' }], role: 'assistant' });
       const { steps, returns } = run([created, inProgress, added, partAdded, textDelta('Hel'), textDelta('lo'), done, partDone, message, completed]);
-      expect(steps).to.deep.equal([
-        ...raw(created, inProgress, added, partAdded),
-        ['text', 'Hel'],
-        ['text', 'lo'],
-        ...raw(done, partDone, message),
-        complete('STOP'),
-      ]);
+      expect(steps).to.deep.equal([...raw(created, inProgress, added, partAdded), ['text', 'Hel'], ['text', 'lo'], ...raw(done, partDone, message), complete('STOP')]);
       expect(returns).to.deep.equal([false, false, false, false, false, false, false, false, false, true]);
     });
 
@@ -188,14 +182,7 @@ describe('OpenAIResponsesMapper', () => {
     it('maps a custom tool call: input deltas stream, the free-text input is the arguments', () => {
       const custom = { id: 'ctc_1', type: 'custom_tool_call', call_id: 'call_sql', name: 'write_sql', input: '' };
       const inputDelta = (delta: string) => typedFrame({ type: 'response.custom_tool_call_input.delta', item_id: 'ctc_1', output_index: 0, delta });
-      const { steps } = run([
-        created,
-        itemAdded(custom),
-        inputDelta('SELECT 1 '),
-        inputDelta('FROM t'),
-        itemDone({ ...custom, input: 'SELECT 1 FROM t', status: 'completed' }),
-        completed,
-      ]);
+      const { steps } = run([created, itemAdded(custom), inputDelta('SELECT 1 '), inputDelta('FROM t'), itemDone({ ...custom, input: 'SELECT 1 FROM t', status: 'completed' }), completed]);
       expect(steps.slice(2)).to.deep.equal([
         ['toolDelta', 0, 'call_sql', 'write_sql', 'SELECT 1 '],
         ['toolDelta', 0, 'call_sql', 'write_sql', 'FROM t'],

@@ -191,17 +191,21 @@ describe('OpenAIResponsesEventReader', () => {
   });
 
   it('equals JSON.parse on compact deltas of any kind, strings and numbers, with and without the optional fields (property)', () => {
-    fc.assert(fc.property(shapes, (shape) => agrees(compact(toShape(shape)))), { seed: 1717, numRuns: 3000 });
+    fc.assert(
+      fc.property(shapes, (shape) => agrees(compact(toShape(shape)))),
+      { seed: 1717, numRuns: 3000 },
+    );
   });
 
   it('equals JSON.parse on damaged deltas (property)', () => {
-    const damaged = fc
-      .tuple(shapes, fc.nat(), fc.nat({ max: 3 }), fc.string({ unit: 'binary', maxLength: 3 }))
-      .map(([shape, position, cut, insert]) => {
-        const data = compact(toShape(shape));
-        const at = position % (data.length + 1);
-        return data.slice(0, at) + insert + data.slice(Math.min(data.length, at + cut));
-      });
-    fc.assert(fc.property(damaged, (data) => agrees(data)), { seed: 1818, numRuns: 4000 });
+    const damaged = fc.tuple(shapes, fc.nat(), fc.nat({ max: 3 }), fc.string({ unit: 'binary', maxLength: 3 })).map(([shape, position, cut, insert]) => {
+      const data = compact(toShape(shape));
+      const at = position % (data.length + 1);
+      return data.slice(0, at) + insert + data.slice(Math.min(data.length, at + cut));
+    });
+    fc.assert(
+      fc.property(damaged, (data) => agrees(data)),
+      { seed: 1818, numRuns: 4000 },
+    );
   });
 });

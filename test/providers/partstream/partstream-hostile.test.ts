@@ -36,13 +36,21 @@ describe('partstream viewer: hostile relay input (SPEC §11, §13)', () => {
   });
 
   it('fails malformed on an index jump (an index beyond the highest so far plus one), before applying it', async () => {
-    await expectFailure(START + event(2, 'delta', { index: 0, type: 'text', text: 'a' }) + event(3, 'delta', { index: 1000000000, type: 'reasoning', text: 'b' }) + COMPLETE(4), 'malformed', /stamped index 1000000000 where the viewer counts 1/);
+    await expectFailure(
+      START + event(2, 'delta', { index: 0, type: 'text', text: 'a' }) + event(3, 'delta', { index: 1000000000, type: 'reasoning', text: 'b' }) + COMPLETE(4),
+      'malformed',
+      /stamped index 1000000000 where the viewer counts 1/,
+    );
     const { outcome } = await view(START + event(2, 'delta', { index: 0, type: 'text', text: 'a' }) + event(3, 'delta', { index: 1000000000, type: 'reasoning', text: 'b' }));
     expect((outcome as unknown as { partial: { aiMessage: { parts: unknown[] } } }).partial.aiMessage.parts).to.have.length(1);
   });
 
   it('fails malformed on an index the viewer would not give (a repeated slot for a new run)', async () => {
-    await expectFailure(START + event(2, 'delta', { index: 0, type: 'text', text: 'a' }) + event(3, 'delta', { index: 0, type: 'reasoning', text: 'b' }) + COMPLETE(4), 'malformed', /index 0 where the viewer counts 1/);
+    await expectFailure(
+      START + event(2, 'delta', { index: 0, type: 'text', text: 'a' }) + event(3, 'delta', { index: 0, type: 'reasoning', text: 'b' }) + COMPLETE(4),
+      'malformed',
+      /index 0 where the viewer counts 1/,
+    );
   });
 
   it('fails malformed on a skipped sequence', async () => {
@@ -50,7 +58,11 @@ describe('partstream viewer: hostile relay input (SPEC §11, §13)', () => {
   });
 
   it('fails malformed on a repeated sequence', async () => {
-    await expectFailure(START + event(2, 'delta', { index: 0, type: 'text', text: 'a' }) + event(2, 'delta', { index: 0, type: 'text', text: 'a' }) + COMPLETE(3), 'malformed', /sequence gap: expected 3, got 2/);
+    await expectFailure(
+      START + event(2, 'delta', { index: 0, type: 'text', text: 'a' }) + event(2, 'delta', { index: 0, type: 'text', text: 'a' }) + COMPLETE(3),
+      'malformed',
+      /sequence gap: expected 3, got 2/,
+    );
   });
 
   it('fails malformed on a missing or non-digit id', async () => {
@@ -104,7 +116,7 @@ describe('partstream viewer: hostile relay input (SPEC §11, §13)', () => {
     await expectFailure(START + event(2, 'delta', { index: 0, type: 'media', text: 'a' }), 'malformed', /text or reasoning/);
     await expectFailure(START + event(2, 'tool-delta', { index: 0, call: 1e300, id: null, name: 'f', arguments: '{' }), 'malformed', /whole number/);
     await expectFailure(START + event(2, 'error', { responseId: 'r1', error: { kind: 'weird', message: 'm' } }), 'malformed', /stream error kind/);
-    await expectFailure(START + event(2, 'delta', '[' .repeat(100_000)), 'malformed', /not JSON/);
+    await expectFailure(START + event(2, 'delta', '['.repeat(100_000)), 'malformed', /not JSON/);
     await expectFailure(START + event(2, 'complete', { responseId: 'r1', metadata: { tokenUsage: { inputTokenCount: -5 } }, attributes: {} }), 'malformed', /inputTokenCount/);
   });
 

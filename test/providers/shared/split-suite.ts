@@ -12,9 +12,7 @@ const RUNS = 50;
 
 /** Errors compared by what they say (name, kind, code, message), not by identity. */
 export function comparable(events: readonly RecordedEvent[]): unknown[] {
-  return events.map(([name, value]) =>
-    value instanceof Error ? [name, value.name, StreamError.isInstance(value) ? [value.kind, value.code] : null, value.message] : [name, value],
-  );
+  return events.map(([name, value]) => (value instanceof Error ? [name, value.name, StreamError.isInstance(value) ? [value.kind, value.code] : null, value.message] : [name, value]));
 }
 
 /** Checks that any split of `bytes` gives the callbacks of the whole body, in order. */

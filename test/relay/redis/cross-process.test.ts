@@ -24,7 +24,11 @@ async function view(store: RedisResponseStore, responseId: string): Promise<{ ou
   const response = await relay(store, responseId, { producerTimeoutMs: PRODUCER_TIMEOUT_MS });
   expect(response.status, `relay of ${responseId}`).to.equal(200);
   const deltas: string[] = [];
-  const outcome = await consumeStream(response.body as ReadableStream<Uint8Array>, { onPartialResponse: (partial) => void deltas.push(partial.text), onCompleteResponse: () => undefined, onError: () => undefined }, { format: 'partstream' });
+  const outcome = await consumeStream(
+    response.body as ReadableStream<Uint8Array>,
+    { onPartialResponse: (partial) => void deltas.push(partial.text), onCompleteResponse: () => undefined, onError: () => undefined },
+    { format: 'partstream' },
+  );
   return { outcome, deltas, at: Date.now() };
 }
 
@@ -99,7 +103,9 @@ describe('relay across processes through Redis', function () {
     for (const end of ends) {
       const failed = failure(end.outcome);
       expect([failed.kind, failed.code]).to.deep.equal(['truncated', 'producer_lost']);
-      expect(failed.message).to.contain(String(info?.producerId)).and.to.contain(String((info?.last ?? 0) - 1));
+      expect(failed.message)
+        .to.contain(String(info?.producerId))
+        .and.to.contain(String((info?.last ?? 0) - 1));
       expect(failed.text).to.equal(persisted);
       expect(end.deltas.join('')).to.equal(persisted);
       expect(end.at - killedAt).to.be.at.most(PRODUCER_TIMEOUT_MS + 2000);

@@ -34,7 +34,11 @@ describe('Redis log entries', () => {
       ['0-1', ['l', '2', 't', 'yes', 'w', 'x']],
       ['0-1', ['l', '2', 't', '0']],
     ];
-    for (const [id, fields] of cases) expect(storeErrorOf(() => batchFromEntry('log', { id, fields })), `${id} ${fields.join(' ')}`).to.match(/^store: Malformed entry/);
+    for (const [id, fields] of cases)
+      expect(
+        storeErrorOf(() => batchFromEntry('log', { id, fields })),
+        `${id} ${fields.join(' ')}`,
+      ).to.match(/^store: Malformed entry/);
   });
 
   it('cuts a batch at an event and only there', () => {

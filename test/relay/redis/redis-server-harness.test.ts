@@ -9,12 +9,16 @@ const FIXTURE = join(ROOT, 'test', 'relay', 'support', 'fixtures', 'uses-redis-s
 function runFixture(env: Record<string, string>): { stats: { passes: number; pending: number; failures: number }; failures: { err: { message: string } }[]; stderr: string } {
   const childEnv: NodeJS.ProcessEnv = { ...process.env, ...env };
   if (env.CI === undefined) delete childEnv.CI;
-  const run = spawnSync(process.execPath, [join(ROOT, 'node_modules', 'mocha', 'bin', 'mocha.js'), '--no-config', '-r', 'ts-node/register/transpile-only', '--extension', 'ts', '--reporter', 'json', FIXTURE], {
-    cwd: ROOT,
-    env: childEnv,
-    encoding: 'utf8',
-    timeout: 60_000,
-  });
+  const run = spawnSync(
+    process.execPath,
+    [join(ROOT, 'node_modules', 'mocha', 'bin', 'mocha.js'), '--no-config', '-r', 'ts-node/register/transpile-only', '--extension', 'ts', '--reporter', 'json', FIXTURE],
+    {
+      cwd: ROOT,
+      env: childEnv,
+      encoding: 'utf8',
+      timeout: 60_000,
+    },
+  );
   return { ...JSON.parse(run.stdout), stderr: run.stderr };
 }
 

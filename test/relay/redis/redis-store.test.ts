@@ -198,7 +198,9 @@ describe('redisStore on a real redis-server', function () {
         await store.append(responseId, batchOf(1, 2));
         let caught: unknown;
         try {
-          await store.append(responseId, { first: 3, last: 3, terminal: false, text: eventText(3) }).then(() => store.append(responseId, { first: 3, last: 4, terminal: false, text: eventText(3) + eventText(4) }));
+          await store
+            .append(responseId, { first: 3, last: 3, terminal: false, text: eventText(3) })
+            .then(() => store.append(responseId, { first: 3, last: 4, terminal: false, text: eventText(3) + eventText(4) }));
         } catch (error) {
           caught = error;
         }
@@ -213,9 +215,7 @@ describe('redisStore on a real redis-server', function () {
         await store.append(responseId, batchOf(1, 1));
         await store.requestStop(responseId, { stopId: 'k', by: 'stop', reason: 'r', at: CREATED_AT });
         const keys = ((await admin(['KEYS', 'tst:*'])) as string[]).filter((key) => key.includes(responseId) || key.includes(store.producerId)).sort();
-        expect(keys).to.deep.equal(
-          [`tst:{0}:r:${responseId}:log`, `tst:{0}:r:${responseId}:meta`, `tst:{p:${store.producerId}}:alive`, `tst:{p:${store.producerId}}:ctl`].sort(),
-        );
+        expect(keys).to.deep.equal([`tst:{0}:r:${responseId}:log`, `tst:{0}:r:${responseId}:meta`, `tst:{p:${store.producerId}}:alive`, `tst:{p:${store.producerId}}:ctl`].sort());
         for (const key of keys) {
           const ttl = Number(await admin(['PTTL', key]));
           expect(ttl, key).to.be.greaterThan(0);
@@ -253,7 +253,7 @@ describe('redisStore on a real redis-server', function () {
         expect(ttl).to.be.within(1, 60_000);
       });
 
-      it('pushes a producing log\'s TTL out with its appends, at most every tenth of the TTL', async () => {
+      it("pushes a producing log's TTL out with its appends, at most every tenth of the TTL", async () => {
         const store = storeOn(await connectNamed(`ttl-${library}`));
         const responseId = newResponseId();
         await store.open(responseId, { producerId: store.producerId, createdAt: CREATED_AT }, { ttlMs: 5000 });

@@ -16,16 +16,38 @@ describe('Redis reply shapes', () => {
       { key: 'k1', entries: expected },
       { key: 'k2', entries: [] },
     ];
-    expect(replyStreamReads([['k1', entries], ['k2', []]])).to.deep.equal(want);
+    expect(
+      replyStreamReads([
+        ['k1', entries],
+        ['k2', []],
+      ]),
+    ).to.deep.equal(want);
     expect(replyStreamReads(['k1', entries, 'k2', []])).to.deep.equal(want);
-    expect(replyStreamReads(new Map<string, unknown>([['k1', entries], ['k2', []]]))).to.deep.equal(want);
+    expect(
+      replyStreamReads(
+        new Map<string, unknown>([
+          ['k1', entries],
+          ['k2', []],
+        ]),
+      ),
+    ).to.deep.equal(want);
     expect(replyStreamReads({ k1: entries, k2: [] })).to.deep.equal(want);
     expect(replyStreamReads(null)).to.equal(null);
   });
 
   it('reads stream entries whose fields come as a flat array, a Map or an object, and Buffers as UTF-8', () => {
     expect(replyStreamEntries(entries)).to.deep.equal(expected);
-    expect(replyStreamEntries([['0-1', new Map([['l', '1'], ['w', 'é']])]])).to.deep.equal([{ id: '0-1', fields: ['l', '1', 'w', 'é'] }]);
+    expect(
+      replyStreamEntries([
+        [
+          '0-1',
+          new Map([
+            ['l', '1'],
+            ['w', 'é'],
+          ]),
+        ],
+      ]),
+    ).to.deep.equal([{ id: '0-1', fields: ['l', '1', 'w', 'é'] }]);
     expect(replyStreamEntries([[Buffer.from('0-1'), { l: Buffer.from('1') }]])).to.deep.equal([{ id: '0-1', fields: ['l', '1'] }]);
     expect(replyStreamEntries(null)).to.deep.equal([]);
   });

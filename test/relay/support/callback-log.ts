@@ -15,13 +15,10 @@ export function loggingHandler(log: LoggedCallback[] = []): StreamingChatRespons
     log,
     onPartialResponse: (partial) => void log.push({ on: 'partialResponse', text: partial.text, payload: partial.payload ?? null }),
     onPartialThinking: (partial) => void log.push({ on: 'partialThinking', text: partial.text, payload: partial.payload ?? null }),
-    onPartialToolCall: (partial) =>
-      void log.push({ on: 'partialToolCall', index: partial.index, id: partial.id, name: partial.name, partialArguments: partial.partialArguments }),
-    onCompleteToolCall: (complete) =>
-      void log.push({ on: 'completeToolCall', index: complete.index, request: { ...complete.toolExecutionRequest }, payload: complete.payload ?? null }),
+    onPartialToolCall: (partial) => void log.push({ on: 'partialToolCall', index: partial.index, id: partial.id, name: partial.name, partialArguments: partial.partialArguments }),
+    onCompleteToolCall: (complete) => void log.push({ on: 'completeToolCall', index: complete.index, request: { ...complete.toolExecutionRequest }, payload: complete.payload ?? null }),
     onUnmappedRawEvent: (raw) => void log.push({ on: 'unmappedRawEvent', raw }),
     onCompleteResponse: (response) => void log.push({ on: 'completeResponse', response }),
-    onError: (error) =>
-      void log.push({ on: 'error', name: error.name, kind: (error as { kind?: unknown }).kind, code: (error as { code?: unknown }).code, message: error.message }),
+    onError: (error) => void log.push({ on: 'error', name: error.name, kind: (error as { kind?: unknown }).kind, code: (error as { code?: unknown }).code, message: error.message }),
   };
 }

@@ -104,7 +104,11 @@ async function main(): Promise<void> {
     const relay = await openRelay(store, { responseId: job.responseId, producerTimeoutMs: 1000 });
     send({ type: 'opened' });
     let count = 0;
-    const outcome = await streamOpenAIChat({ model: 'gpt-test', messages: [{ role: 'user', content: 'hi' }] }, { ...quiet, onPartialResponse: () => send({ type: 'delta', count: ++count }) }, { baseURL: job.providerUrl, apiKey: 'sk-test', relay, maxRetries: 0 });
+    const outcome = await streamOpenAIChat(
+      { model: 'gpt-test', messages: [{ role: 'user', content: 'hi' }] },
+      { ...quiet, onPartialResponse: () => send({ type: 'delta', count: ++count }) },
+      { baseURL: job.providerUrl, apiKey: 'sk-test', relay, maxRetries: 0 },
+    );
     const end = await relay.done;
     send({ type: 'end', outcome: summary(outcome as StreamOutcome), relay: end.status });
   }

@@ -181,7 +181,11 @@ export function describeStoreConformance(name: string, makeStore: () => Response
       it('rejects a malformed batch with a TypeError', async () => {
         const store = await fresh();
         const responseId = await opened(store);
-        for (const batch of [{ first: 0, last: 1, terminal: false, text: '' }, { first: 2, last: 1, terminal: false, text: '' }, { first: 1, last: 1, terminal: 'no', text: '' }]) {
+        for (const batch of [
+          { first: 0, last: 1, terminal: false, text: '' },
+          { first: 2, last: 1, terminal: false, text: '' },
+          { first: 1, last: 1, terminal: 'no', text: '' },
+        ]) {
           let caught: unknown;
           try {
             await store.append(responseId, batch as unknown as RelayBatch);

@@ -61,7 +61,20 @@ const GARBAGE_LINES: readonly string[] = [
 const UNKNOWN_NAMES: readonly string[] = ['x_unknown', 'response.future_event', 'content_block_future', 'message_future', 'thread.run.step'];
 
 /** Byte runs that are not valid UTF-8, or that are line breaks / control bytes out of place. */
-const STRAY_BYTES: readonly (readonly number[])[] = [[0xff], [0xc3], [0x80], [0xe2, 0x82], [0xf0, 0x9f, 0x98], [0xed, 0xa0, 0x80], [0x0d], [0x0a], [0x0d, 0x0a], [0x00], [0xef, 0xbb, 0xbf], [0xc0, 0xaf]];
+const STRAY_BYTES: readonly (readonly number[])[] = [
+  [0xff],
+  [0xc3],
+  [0x80],
+  [0xe2, 0x82],
+  [0xf0, 0x9f, 0x98],
+  [0xed, 0xa0, 0x80],
+  [0x0d],
+  [0x0a],
+  [0x0d, 0x0a],
+  [0x00],
+  [0xef, 0xbb, 0xbf],
+  [0xc0, 0xaf],
+];
 
 const frameNumber = fc.nat({ max: 10_000 });
 
@@ -175,7 +188,10 @@ export function applyDamage(bytes: Uint8Array, format: WireFormat, damage: Damag
       if (damage.inside && frame !== undefined && format !== 'ollama') {
         // A line inside the frame: before one of its lines, chosen by the frame number again.
         const lines = frame.split('\n');
-        const contentLines = Math.max(1, lines.findIndex((line) => line === ''));
+        const contentLines = Math.max(
+          1,
+          lines.findIndex((line) => line === ''),
+        );
         lines.splice(damage.frame % contentLines, 0, damage.line);
         out[frameIndex] = lines.join('\n');
       } else {

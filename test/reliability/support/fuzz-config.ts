@@ -70,13 +70,7 @@ export function replayNote(): string {
  * Checks an async property over one fixture with its derived seed; a failure names the fixture
  * and the base seed before fast-check's own report (counterexample, seed, path).
  */
-export async function checkFixture<T>(
-  property: string,
-  fixture: CorpusEntry,
-  arbitrary: fc.Arbitrary<T>,
-  predicate: (value: T) => Promise<void>,
-  numRuns: number,
-): Promise<void> {
+export async function checkFixture<T>(property: string, fixture: CorpusEntry, arbitrary: fc.Arbitrary<T>, predicate: (value: T) => Promise<void>, numRuns: number): Promise<void> {
   const seed = seedFor(property, fixture.file);
   try {
     await fc.assert(fc.asyncProperty(arbitrary, predicate), { seed, numRuns, includeErrorInReport: true });

@@ -22,7 +22,12 @@ export const BASE_TRANSCRIPTS: Readonly<Record<WireFormat, readonly HostileFrame
     { event: null, json: { id: 'c1', object: 'chat.completion.chunk', model: 'm', choices: [{ index: 0, delta: { reasoning_content: 'hmm' } }] } },
     {
       event: null,
-      json: { id: 'c1', object: 'chat.completion.chunk', model: 'm', choices: [{ index: 0, delta: { tool_calls: [{ index: 0, id: 'call_1', type: 'function', function: { name: 'weather', arguments: ARGS.slice(0, 9) } }] } }] },
+      json: {
+        id: 'c1',
+        object: 'chat.completion.chunk',
+        model: 'm',
+        choices: [{ index: 0, delta: { tool_calls: [{ index: 0, id: 'call_1', type: 'function', function: { name: 'weather', arguments: ARGS.slice(0, 9) } }] } }],
+      },
     },
     { event: null, json: { id: 'c1', object: 'chat.completion.chunk', model: 'm', choices: [{ index: 0, delta: { tool_calls: [{ index: 0, function: { arguments: ARGS.slice(9) } }] } }] } },
     { event: null, json: { id: 'c1', object: 'chat.completion.chunk', model: 'm', choices: [{ index: 0, delta: {}, finish_reason: 'tool_calls' }] } },
@@ -30,7 +35,10 @@ export const BASE_TRANSCRIPTS: Readonly<Record<WireFormat, readonly HostileFrame
     { event: null, json: '[DONE]' },
   ],
   anthropic: [
-    { event: 'message_start', json: { type: 'message_start', message: { id: 'msg_1', type: 'message', role: 'assistant', model: 'claude', content: [], usage: { input_tokens: 3, output_tokens: 1 } } } },
+    {
+      event: 'message_start',
+      json: { type: 'message_start', message: { id: 'msg_1', type: 'message', role: 'assistant', model: 'claude', content: [], usage: { input_tokens: 3, output_tokens: 1 } } },
+    },
     { event: 'content_block_start', json: { type: 'content_block_start', index: 0, content_block: { type: 'thinking', thinking: '' } } },
     { event: 'content_block_delta', json: { type: 'content_block_delta', index: 0, delta: { type: 'thinking_delta', thinking: 'hmm' } } },
     { event: 'content_block_delta', json: { type: 'content_block_delta', index: 0, delta: { type: 'signature_delta', signature: 'c2ln' } } },
@@ -54,9 +62,17 @@ export const BASE_TRANSCRIPTS: Readonly<Record<WireFormat, readonly HostileFrame
     },
     {
       event: 'response.output_item.done',
-      json: { type: 'response.output_item.done', sequence_number: 3, output_index: 0, item: { id: 'rs_1', type: 'reasoning', summary: [{ type: 'summary_text', text: 'hmm' }], encrypted_content: 'ZW5j' } },
+      json: {
+        type: 'response.output_item.done',
+        sequence_number: 3,
+        output_index: 0,
+        item: { id: 'rs_1', type: 'reasoning', summary: [{ type: 'summary_text', text: 'hmm' }], encrypted_content: 'ZW5j' },
+      },
     },
-    { event: 'response.output_item.added', json: { type: 'response.output_item.added', sequence_number: 4, output_index: 1, item: { id: 'msg_1', type: 'message', role: 'assistant', status: 'in_progress', content: [] } } },
+    {
+      event: 'response.output_item.added',
+      json: { type: 'response.output_item.added', sequence_number: 4, output_index: 1, item: { id: 'msg_1', type: 'message', role: 'assistant', status: 'in_progress', content: [] } },
+    },
     { event: 'response.output_text.delta', json: { type: 'response.output_text.delta', sequence_number: 5, item_id: 'msg_1', output_index: 1, content_index: 0, delta: 'Hi' } },
     {
       event: 'response.output_item.done',
@@ -75,7 +91,12 @@ export const BASE_TRANSCRIPTS: Readonly<Record<WireFormat, readonly HostileFrame
     { event: 'response.function_call_arguments.done', json: { type: 'response.function_call_arguments.done', sequence_number: 9, item_id: 'fc_1', output_index: 2, arguments: ARGS } },
     {
       event: 'response.output_item.done',
-      json: { type: 'response.output_item.done', sequence_number: 10, output_index: 2, item: { id: 'fc_1', type: 'function_call', call_id: 'call_1', name: 'weather', arguments: ARGS, status: 'completed' } },
+      json: {
+        type: 'response.output_item.done',
+        sequence_number: 10,
+        output_index: 2,
+        item: { id: 'fc_1', type: 'function_call', call_id: 'call_1', name: 'weather', arguments: ARGS, status: 'completed' },
+      },
     },
     {
       event: 'response.completed',
@@ -92,7 +113,9 @@ export const BASE_TRANSCRIPTS: Readonly<Record<WireFormat, readonly HostileFrame
     {
       event: null,
       json: {
-        candidates: [{ content: { role: 'model', parts: [{ functionCall: { name: 'weather', partialArgs: [{ jsonPath: '$.city', stringValue: 'Par', willContinue: true }], willContinue: true } }] }, index: 0 }],
+        candidates: [
+          { content: { role: 'model', parts: [{ functionCall: { name: 'weather', partialArgs: [{ jsonPath: '$.city', stringValue: 'Par', willContinue: true }], willContinue: true } }] }, index: 0 },
+        ],
         modelVersion: 'gemini',
         responseId: 'r1',
       },
@@ -104,7 +127,18 @@ export const BASE_TRANSCRIPTS: Readonly<Record<WireFormat, readonly HostileFrame
           {
             content: {
               role: 'model',
-              parts: [{ functionCall: { partialArgs: [{ jsonPath: '$.city', stringValue: 'is' }, { jsonPath: '$.days[0]', numberValue: 1 }, { jsonPath: '$.days[1]', numberValue: 2 }], willContinue: true } }],
+              parts: [
+                {
+                  functionCall: {
+                    partialArgs: [
+                      { jsonPath: '$.city', stringValue: 'is' },
+                      { jsonPath: '$.days[0]', numberValue: 1 },
+                      { jsonPath: '$.days[1]', numberValue: 2 },
+                    ],
+                    willContinue: true,
+                  },
+                },
+              ],
             },
             index: 0,
           },
@@ -129,7 +163,12 @@ export const BASE_TRANSCRIPTS: Readonly<Record<WireFormat, readonly HostileFrame
     { event: null, json: { model: 'llama', created_at: '2026-01-01T00:00:00Z', message: { role: 'assistant', content: 'Hi' }, done: false } },
     {
       event: null,
-      json: { model: 'llama', created_at: '2026-01-01T00:00:00Z', message: { role: 'assistant', content: '', tool_calls: [{ function: { name: 'weather', arguments: { city: 'Paris', days: [1, 2] } } }] }, done: false },
+      json: {
+        model: 'llama',
+        created_at: '2026-01-01T00:00:00Z',
+        message: { role: 'assistant', content: '', tool_calls: [{ function: { name: 'weather', arguments: { city: 'Paris', days: [1, 2] } } }] },
+        done: false,
+      },
     },
     { event: null, json: { model: 'llama', created_at: '2026-01-01T00:00:00Z', message: { role: 'assistant', content: '' }, done: true, done_reason: 'stop', prompt_eval_count: 3, eval_count: 5 } },
   ],

@@ -33,7 +33,10 @@ export function expectOneTerminal(run: Replay, completeMayThrow = false): void {
     expect(run.outcome.status).to.equal('failed');
     if (run.outcome.status !== 'failed') return;
     const error = run.outcome.error;
-    expect(run.errors.filter((seen) => seen === error), 'the outcome error went to onError once').to.have.lengthOf(1);
+    expect(
+      run.errors.filter((seen) => seen === error),
+      'the outcome error went to onError once',
+    ).to.have.lengthOf(1);
     expect(StreamError.isInstance(error), `a StreamError, got ${error.name}: ${error.message}`).to.equal(true);
     expect(KINDS).to.include((error as StreamError).kind);
     expect(error.message.trim()).to.not.equal('');

@@ -59,12 +59,7 @@ function pause(delay: Delay): Promise<void> | null {
 }
 
 /** Serves the chunks through the chosen kind of source, each after its delay (cycled). */
-export function trackedBody(
-  chunks: readonly Uint8Array[],
-  kind: SourceKind = 'iterable',
-  delays: readonly Delay[] = [],
-  beforeChunk?: (index: number) => void,
-): Tracked {
+export function trackedBody(chunks: readonly Uint8Array[], kind: SourceKind = 'iterable', delays: readonly Delay[] = [], beforeChunk?: (index: number) => void): Tracked {
   let released = false;
   let pulled = 0;
   let ended = false;
@@ -157,7 +152,10 @@ export interface ReplayOptions {
 }
 
 /** A handler that records every callback as plain data, then runs the hook. */
-export function recordingHandler(hook: Hook | undefined, onCancel: (how: 'handle' | 'signal') => void): {
+export function recordingHandler(
+  hook: Hook | undefined,
+  onCancel: (how: 'handle' | 'signal') => void,
+): {
   handler: StreamingChatResponseHandler;
   calls: Call[];
   errors: Error[];

@@ -32,7 +32,10 @@ export const OPENAI_CHAT_BODY =
 
 /** Anthropic Messages: a thinking block with its signature, then a text block. */
 export const ANTHROPIC_BODY = sse([
-  ['message_start', { type: 'message_start', message: { id: 'msg_smoke', type: 'message', role: 'assistant', model: 'claude-smoke', content: [], stop_reason: null, usage: { input_tokens: 4, output_tokens: 1 } } }],
+  [
+    'message_start',
+    { type: 'message_start', message: { id: 'msg_smoke', type: 'message', role: 'assistant', model: 'claude-smoke', content: [], stop_reason: null, usage: { input_tokens: 4, output_tokens: 1 } } },
+  ],
   ['content_block_start', { type: 'content_block_start', index: 0, content_block: { type: 'thinking', thinking: '', signature: '' } }],
   ['content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'thinking_delta', thinking: 'Let me think ' } }],
   ['content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'thinking_delta', thinking: '… done.' } }],

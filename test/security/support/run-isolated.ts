@@ -36,11 +36,11 @@ export function runIsolated(script: string, options: IsolatedOptions = {}): Prom
   const timeoutMs = options.timeoutMs ?? 20_000;
   const started = Date.now();
   return new Promise((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      [`--max-old-space-size=${maxOldSpaceMb}`, '--expose-gc', '-r', 'ts-node/register/transpile-only', '-e', script],
-      { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, TS_NODE_TRANSPILE_ONLY: 'true' } },
-    );
+    const child = spawn(process.execPath, [`--max-old-space-size=${maxOldSpaceMb}`, '--expose-gc', '-r', 'ts-node/register/transpile-only', '-e', script], {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, TS_NODE_TRANSPILE_ONLY: 'true' },
+    });
     let stdout = '';
     let stderr = '';
     let timedOut = false;

@@ -4,19 +4,7 @@ import { Int64 } from '@smithy/eventstream-codec';
 import { StreamError } from '../../../lib/handler/stream-error';
 import { createEventStreamDecoder, eventStreamPreludeVerdict, type EventStreamDecoder, type EventStreamFrame } from '../../../lib/wire/aws-eventstream/eventstream-decoder';
 import { splitAt } from '../../support/chunk-sources';
-import {
-  AWS_CODEC,
-  awsDecodeAll,
-  awsEncode,
-  concat,
-  expectedFrame,
-  handFrame,
-  handPrelude,
-  plainFrame,
-  type ExpectedFrame,
-  type Message,
-  type MessageHeaderValue,
-} from './support/aws-codec';
+import { AWS_CODEC, awsDecodeAll, awsEncode, concat, expectedFrame, handFrame, handPrelude, plainFrame, type ExpectedFrame, type Message, type MessageHeaderValue } from './support/aws-codec';
 
 const utf8 = (text: string): Uint8Array => new TextEncoder().encode(text);
 
@@ -66,9 +54,7 @@ const anyValue: fc.Arbitrary<MessageHeaderValue> = fc.oneof(
   fc.uuid().map((value): MessageHeaderValue => ({ type: 'uuid', value })),
 );
 
-const messageTypeValue = fc
-  .oneof(fc.constantFrom('event', 'exception', 'error'), fc.string({ maxLength: 8 }))
-  .map((value): MessageHeaderValue => ({ type: 'string', value }));
+const messageTypeValue = fc.oneof(fc.constantFrom('event', 'exception', 'error'), fc.string({ maxLength: 8 })).map((value): MessageHeaderValue => ({ type: 'string', value }));
 
 // The AWS codec writes a decoded header with `headers[name] = …`: a `__proto__` name would set its
 // object's prototype, not a key, so the reference cannot stand for it (a targeted test covers it).
@@ -104,7 +90,12 @@ describe('createEventStreamDecoder', () => {
           const body = awsEncode(messages);
           const expected = awsDecodeAll(body).map(expectedFrame);
           expect(expected).to.have.length(messages.length);
-          const result = decodeChunks(splitAt(body, cuts.map((cut) => cut % (body.length + 1))));
+          const result = decodeChunks(
+            splitAt(
+              body,
+              cuts.map((cut) => cut % (body.length + 1)),
+            ),
+          );
           expect(result.failure).to.equal(null);
           expect(result.truncatedFrame).to.equal(false);
           expect(result.frames).to.deep.equal(expected);
@@ -130,7 +121,13 @@ describe('createEventStreamDecoder', () => {
     it('reads an event: its type, and its payload parsed', () => {
       const { frames } = decodeChunks([awsEncode([DELTA])]);
       expect(frames).to.deep.equal([
-        { messageType: 'event', eventType: 'contentBlockDelta', exceptionType: null, errorMessage: null, payload: { ok: true, value: { contentBlockIndex: 0, delta: { text: 'Hello' }, p: 'abcdefgh' } } },
+        {
+          messageType: 'event',
+          eventType: 'contentBlockDelta',
+          exceptionType: null,
+          errorMessage: null,
+          payload: { ok: true, value: { contentBlockIndex: 0, delta: { text: 'Hello' }, p: 'abcdefgh' } },
+        },
       ]);
     });
 
@@ -181,7 +178,7 @@ describe('createEventStreamDecoder', () => {
       expect(decodeChunks([bytes]).frames.map((frame) => frame.eventType)).to.deep.equal(['é', '\ufffd']);
     });
 
-    it('reads headers that differ from the previous message\'s in any one byte, and repeats those that do not', () => {
+    it("reads headers that differ from the previous message's in any one byte, and repeats those that do not", () => {
       // Headers of the same length as the last ones are compared with them: a change in any byte
       // (each position of the event type, within a word or in the last bytes) must be read.
       const base = 'contentBlockDelta';
@@ -214,7 +211,10 @@ describe('createEventStreamDecoder', () => {
         const v = utf8(value);
         return concat([new Uint8Array([n.length]), n, new Uint8Array([7, v.length >> 8, v.length & 0xff]), v]);
       };
-      const bytes = handFrame(concat([header('__proto__', 'polluted'), header('constructor', 'x'), header(':message-type', 'event'), header(':event-type', 'messageStop')]), utf8('{"__proto__":{"polluted":1}}'));
+      const bytes = handFrame(
+        concat([header('__proto__', 'polluted'), header('constructor', 'x'), header(':message-type', 'event'), header(':event-type', 'messageStop')]),
+        utf8('{"__proto__":{"polluted":1}}'),
+      );
       const decoder = createEventStreamDecoder(Infinity);
       const [frame] = decoder.feed(bytes);
       expect(frame?.eventType).to.equal('messageStop');
@@ -372,7 +372,12 @@ describe('createEventStreamDecoder', () => {
 
     it('fails on a header running past the end of the headers (CRCs sound)', () => {
       // Name length 10 with 3 name bytes; a string of length 200 with 2 bytes; a uuid cut short.
-      for (const headerBytes of [new Uint8Array([10, 0x61, 0x62, 0x63]), concat([new Uint8Array([1, 0x61, 7, 0, 200]), utf8('ab')]), new Uint8Array([1, 0x61, 9, 1, 2, 3]), new Uint8Array([1, 0x61])]) {
+      for (const headerBytes of [
+        new Uint8Array([10, 0x61, 0x62, 0x63]),
+        concat([new Uint8Array([1, 0x61, 7, 0, 200]), utf8('ab')]),
+        new Uint8Array([1, 0x61, 9, 1, 2, 3]),
+        new Uint8Array([1, 0x61]),
+      ]) {
         const decoder = createEventStreamDecoder(Infinity);
         expect(decoder.feed(handFrame(headerBytes, utf8('{}')))).to.deep.equal([]);
         expectMalformed(decoder, /header 0 runs past the end of its headers/);

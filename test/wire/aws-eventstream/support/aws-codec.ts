@@ -21,7 +21,7 @@ export function awsEncode(messages: readonly Message[]): Uint8Array {
 export function awsDecodeAll(body: Uint8Array): Message[] {
   const view = new DataView(body.buffer, body.byteOffset, body.byteLength);
   const messages: Message[] = [];
-  for (let at = 0; at < body.length; ) {
+  for (let at = 0; at < body.length;) {
     const total = view.getUint32(at);
     messages.push(AWS_CODEC.decode(body.subarray(at, at + total)));
     at += total;
