@@ -26,6 +26,7 @@ export type {
   TelemetryValue,
 } from './providers/provider-descriptor';
 export type { FrameDecoder, FrameDecoderEnd, ByteFrameDecoder } from './wire/frame-decoder';
+export type { NdjsonLineParser } from './wire/ndjson-decoder';
 export { PROVIDERS } from './providers/registry';
 export { openAIChatProvider } from './providers/openai-chat/openai-chat-descriptor';
 export { openAIResponsesProvider } from './providers/openai-responses/openai-responses-descriptor';
