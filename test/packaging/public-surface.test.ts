@@ -369,6 +369,7 @@ const ADAPTER_NAMES = [
   'EndpointRule',
   'FrameDecoder',
   'FrameDecoderEnd',
+  'NdjsonLineParser',
   'PROVIDERS',
   'ProviderClientSpec',
   'ProviderDescriptor',
