@@ -3,6 +3,7 @@
 // Random runs from the bench's seeded mulberry32; the writer appends into a real memoryStore.
 
 import { expect } from 'chai';
+import { JSON_ESCAPE_CASES } from './support/json-escape-cases';
 import { mulberry32 } from '../../bench/transcript-content';
 import { BatchWriter, type BatchLimits } from '../../lib/relay/batch-writer';
 import { memoryStore } from '../../lib/relay/memory-store';
@@ -136,30 +137,13 @@ describe('the producer batch writer writes what encoding each event on its own w
   }
 
   it('writes a lone surrogate and every JSON escape as JSON.stringify does (named texts, one batch each)', async () => {
-    const texts = [
-      'plain',
-      'TΩ\t.Xè',
-      '中文',
-      '🦀 crab',
-      'a"b',
-      'a\\b',
-      'line\nbreak',
-      '\u0000',
-      '\u001f',
-      '\u007f',
-      '\u2028\u2029',
-      'lone \ud800',
-      'lone \udc00 low',
-      '\ud83e',
-      'x\udd80',
-      '\udd80\ud83e',
-      '</script>',
-    ];
+    // Every named case but the empty text (a delta carries some).
+    const texts = JSON_ESCAPE_CASES.filter((text) => text !== '');
     const steps: Step[] = texts.map((text, index) => ({ kind: 'delta', index, type: 'text', text }));
     const limits: BatchLimits = { flushMs: 60_000, flushCount: 1, flushBytes: 32_768, maxResponseBytes: 64 * 2 ** 20, retryForMs: 1000 };
     const written = await writtenBatches(steps, limits);
     expect(written.map((batch) => batch.text)).to.deep.equal(plainBatches(steps, limits).map((batch) => batch.text));
-    expect(written[1]?.text).to.equal('id: 2\nevent: delta\ndata: {"index":0,"type":"text","text":"plain"}\n\n');
+    expect(written[1]?.text).to.equal('id: 2\nevent: delta\ndata: {"index":0,"type":"text","text":"plain text"}\n\n');
     expect(written[12]?.text).to.equal('id: 13\nevent: delta\ndata: {"index":11,"type":"text","text":"lone \\ud800"}\n\n');
   });
 

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { JSON_ESCAPE_CASES } from './support/json-escape-cases';
 import { jsonString } from '../../lib/relay/json-string';
 import { mulberry32 } from '../../bench/transcript-content';
 
@@ -7,27 +8,7 @@ const UNITS = [0x41, 0x7a, 0x20, 0x7e, 0x7f, 0xe9, 0x4e2d, 0x2028, 0x2029, 0xfef
 
 describe('jsonString', () => {
   it('writes what JSON.stringify writes for plain, escaped and surrogate strings (named cases)', () => {
-    const cases = [
-      '',
-      'plain text',
-      'TΩ\t.Xè',
-      '中文',
-      '🦀 crab',
-      'a"b',
-      'a\\b',
-      'line\nbreak',
-      '\u0000',
-      '\u001f',
-      '\u007f',
-      '\u2028\u2029',
-      'lone \ud800',
-      'lone \udc00 low',
-      '\ud83e',
-      'x\udd80',
-      '\udd80\ud83e',
-      '🧪\ud83e',
-      '</script>',
-    ];
+    const cases = JSON_ESCAPE_CASES;
     for (const value of cases) expect(jsonString(value), JSON.stringify(value)).to.equal(JSON.stringify(value));
   });
 
