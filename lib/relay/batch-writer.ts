@@ -32,6 +32,10 @@ export interface BatchEvents {
 /** What became of a failed append: try it again, the log now ends with `relay_too_large`, or the relay stops. */
 type Recovery = 'retry' | 'replaced' | 'stop';
 
+/** The most batches, and bytes, appended together when several wait (a store with `appendBatches`). */
+const MAX_GROUP_BATCHES = 64;
+const MAX_GROUP_BYTES = 1 << 20;
+
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
@@ -42,8 +46,9 @@ const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout
  * written as UTF-8 in one pass when it is cut (an `EncodedBatch`: stores keep or send the bytes),
  * so that events waiting behind a slow store cost one byte array per batch rather than a string
  * per event. While an append is in flight the next
- * batches fill; when it lands, the full ones go out, then the one being filled once its `flushMs`
- * is over (a stream faster than its store thus writes full batches). A failed append is retried with the same
+ * batches fill; when it lands, the full ones go out — together, in one `appendBatches` call, when
+ * the store has one (each batch stays its own entry) — then the one being filled once its
+ * `flushMs` is over (a stream faster than its store thus writes full batches in few round trips). A failed append is retried with the same
  * batch, with backoff, for up to `retryForMs`. Taking an event never waits and never does I/O:
  * the store is only awaited here, outside every callback.
  */
@@ -201,6 +206,12 @@ export class BatchWriter implements RelayEventSink {
         if (this.overdue && this.batch.count > 0) this.cutFilling(false);
         this.overdue = false;
         if (this.head === this.ready.length) return;
+        // Several batches wait (the store is slower than the stream): one round trip for all of them.
+        if (this.head + 1 < this.ready.length && this.store.appendBatches !== undefined) {
+          const group = await this.appendGroup();
+          if (group === 'ended') return;
+          if (group === 'stored') continue;
+        }
         const batch = this.ready[this.head] as RelayBatch;
         const giveUpAt = Date.now() + this.limits.retryForMs;
         try {
@@ -221,6 +232,35 @@ export class BatchWriter implements RelayEventSink {
     } finally {
       this.flushing = false;
     }
+  }
+
+  /**
+   * Appends the batches waiting from `head` on (up to `MAX_GROUP_BATCHES` and `MAX_GROUP_BYTES`)
+   * with the store's `appendBatches`: `stored`, or `ended` when the last was the terminal; `failed`
+   * leaves them waiting (some may be stored): the caller then appends the batch at `head` on its
+   * own, retried and resolved as stored when it is, which also meets the failure's cause.
+   */
+  private async appendGroup(): Promise<'stored' | 'ended' | 'failed'> {
+    const { ready, head } = this;
+    let end = head;
+    let bytes = 0;
+    while (end < ready.length && end - head < MAX_GROUP_BATCHES) {
+      const batch = ready[end] as RelayBatch;
+      bytes += batch.bytes?.length ?? batch.text.length;
+      if (end > head && bytes > MAX_GROUP_BYTES) break;
+      end++;
+    }
+    const group = ready.slice(head, end);
+    try {
+      await (this.store.appendBatches as NonNullable<ResponseStore['appendBatches']>)(this.responseId, group);
+    } catch {
+      return 'failed';
+    }
+    for (let k = 0; k < group.length; k++) this.taken();
+    const last = group[group.length - 1] as RelayBatch;
+    if (!last.terminal) return 'stored';
+    this.events.ended(last.last);
+    return 'ended';
   }
 
   /** The batch at `head` is stored: let go of it (and now and then of the stored ones before it). */

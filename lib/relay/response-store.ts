@@ -75,6 +75,13 @@ export interface ResponseStore {
    */
   append(responseId: string, batch: RelayBatch): Promise<void>;
   /**
+   * Optional, for stores where a round trip costs: appends the consecutive `batches` (only the last
+   * may be a terminal) in order, each as `append` would, in one step. Resolves once all are stored.
+   * When it rejects, a first few of them may be stored: appending each with `append` again is safe
+   * (the stored ones resolve), and that is what a producer does.
+   */
+  appendBatches?(responseId: string, batches: readonly RelayBatch[]): Promise<void>;
+  /**
    * The batches holding sequences after `after`, in order: first the stored ones (catch-up), then
    * live ones as they are appended, with no gap and no repeat; the first batch is trimmed so that
    * it starts at `after + 1` (its text cut at that event). Ends after the terminal batch or when

@@ -3,7 +3,7 @@ import { consumeStream } from '../../lib/driver/consume-stream';
 import { memoryStore } from '../../lib/relay/memory-store';
 import { openRelay } from '../../lib/relay/open-relay';
 import { producerLostBatch } from '../../lib/relay/reaper-event';
-import { RelayError, type ResponseStore } from '../../lib/relay/response-store';
+import { RelayError, type RelayBatch, type ResponseStore } from '../../lib/relay/response-store';
 import { loggingHandler } from './support/callback-log';
 import { FINISH, textChunk, word, wordsText } from './support/openai-chat-sse';
 import { instrumentedStore, produce, RICH_CHAT, storedBatches } from './support/producer';
@@ -137,6 +137,68 @@ describe('openRelay', () => {
     const produced = await produce(RICH_CHAT, relay);
     expect((await relay.done).status).to.equal('stored');
     expect(appends.length).to.be.above(3);
+    const viewed = await view(inner, relay.responseId);
+    expect(viewed.log).to.deep.equal(produced.log);
+    expect(viewed.outcome).to.deep.equal(produced.outcome);
+  });
+
+  it('appends the batches that wait behind a slow store in one appendBatches call, each batch its own, and never more than 64 at once', async () => {
+    const inner = memoryStore();
+    const { store, appends } = instrumentedStore(inner);
+    const groups: RelayBatch[][] = [];
+    const grouping: ResponseStore = {
+      ...store,
+      appendBatches: async (id, batches) => {
+        groups.push([...batches]);
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        for (const batch of batches) await inner.append(id, batch);
+      },
+    };
+    const relay = await openRelay(grouping, { flushCount: 2, flushMs: 10_000, relayRawEvents: true });
+    // 300 deltas in one chunk: the stream is done long before the first append lands.
+    const body = Array.from({ length: 300 }, (_, j) => textChunk(word('g', j))).join('') + FINISH;
+    const plain = loggingHandler();
+    const produced = await consumeStream(source(body), plain, { format: 'openai-chat', relay });
+    const end = await relay.done;
+    if (end.status !== 'stored') expect.fail(`relay ended ${end.status}`);
+    // Every batch as cut (flushCount 2), sent once and in order, all but the first few in groups of at most 64.
+    const sent = [...appends, ...groups.flat()].sort((a, b) => a.first - b.first);
+    let next = 1;
+    for (const batch of sent) {
+      expect(batch.first).to.equal(next);
+      expect(batch.last - batch.first + 1).to.be.at.most(2);
+      next = batch.last + 1;
+    }
+    expect(next - 1).to.equal(end.lastSequence);
+    expect(groups.length).to.be.at.least(2);
+    expect(Math.max(...groups.map((group) => group.length))).to.equal(64);
+    expect(appends.length, 'single appends').to.be.below(groups.length);
+    const viewed = await view(inner, relay.responseId);
+    expect(viewed.log).to.deep.equal(plain.log);
+    expect(viewed.outcome).to.deep.equal(produced);
+  });
+
+  it('after a failed appendBatches appends its batches one by one: what it had stored resolves, nothing is lost or repeated', async () => {
+    const inner = memoryStore();
+    const { store, appends } = instrumentedStore(inner);
+    let calls = 0;
+    const failing: ResponseStore = {
+      ...store,
+      appendBatches: async (id, batches) => {
+        calls++;
+        await new Promise((resolve) => setTimeout(resolve, 2));
+        // Every other call stores the first half of its batches, then its connection fails.
+        const stored = calls % 2 === 1 ? Math.ceil(batches.length / 2) : batches.length;
+        for (const batch of batches.slice(0, stored)) await inner.append(id, batch);
+        if (stored < batches.length) throw new Error('connection reset');
+      },
+    };
+    const relay = await openRelay(failing, { flushCount: 3, flushMs: 10_000, relayRawEvents: true });
+    const produced = await produce(RICH_CHAT, relay);
+    expect((await relay.done).status).to.equal('stored');
+    expect(calls, 'appendBatches calls').to.be.at.least(2);
+    // The batch after each failed group went alone: it was already stored, and resolved.
+    expect(appends.length, 'single appends').to.be.at.least(1);
     const viewed = await view(inner, relay.responseId);
     expect(viewed.log).to.deep.equal(produced.log);
     expect(viewed.outcome).to.deep.equal(produced.outcome);

@@ -39,6 +39,18 @@ export function checkBatch(batch: RelayBatch): void {
   }
 }
 
+/** Throws unless `batches` is a non-empty run of well-formed consecutive batches, only the last of which may be a terminal. */
+export function checkBatches(batches: readonly RelayBatch[]): void {
+  if (!Array.isArray(batches) || batches.length === 0) throw new TypeError(`Expected a non-empty array of batches, got ${Array.isArray(batches) ? 'an empty one' : typeof batches}`);
+  for (let k = 0; k < batches.length; k++) {
+    const batch = batches[k] as RelayBatch;
+    checkBatch(batch);
+    if (k > 0 && batch.first !== (batches[k - 1] as RelayBatch).last + 1)
+      throw new TypeError(`Expected consecutive batches, got one from ${batch.first} after one to ${(batches[k - 1] as RelayBatch).last}`);
+    if (batch.terminal && k < batches.length - 1) throw new TypeError(`Expected only the last batch to be a terminal, got one at position ${k} of ${batches.length}`);
+  }
+}
+
 /** Throws unless `request` is a well-formed stop request. */
 export function checkStop(request: StopRequest): void {
   if (request === null || typeof request !== 'object') throw new TypeError(`Expected a stop request {stopId, by, reason, at}, got ${request === null ? 'null' : typeof request}`);

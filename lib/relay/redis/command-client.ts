@@ -1,7 +1,7 @@
 // `RelayRedisClient` over one function that sends a command as its arguments and resolves the raw
 // reply: the command syntax and reply shapes live here once, the adapters only reach their library.
 
-import type { RelayRedisClient, RelayStreamEntry, RelayStreamRead, RelayXAddOptions } from './relay-redis-client';
+import type { RelayNewEntry, RelayRedisClient, RelayStreamEntry, RelayStreamRead, RelayXAddAllResult, RelayXAddOptions } from './relay-redis-client';
 import { replyInteger, replyStreamEntries, replyStreamReads, replyString, replyStringPairs } from './reply-shapes';
 
 /** What an adapter provides: a raw command sender, a way to open a second connection, and a hard close. */
@@ -14,6 +14,33 @@ export interface RawRedisConnection {
 
 /** `hSetNxPx` as one script: the field and the key's TTL are set together or not at all. */
 const HSETNX_PX_SCRIPT = "if redis.call('HSETNX', KEYS[1], ARGV[1], ARGV[2]) == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[3]) return 1 end return 0";
+
+/**
+ * `xAddAll` as one script: ARGV = entry count, fields per entry (a flat count), then each entry's
+ * id and fields. An XADD refused because the id is taken (or below the top) passes when the entry
+ * stored at that id has exactly these fields; any other server error is the script's error.
+ */
+const XADD_ALL_SCRIPT = `local n, f = tonumber(ARGV[1]), tonumber(ARGV[2])
+local at = 3
+for i = 1, n do
+  local id = ARGV[at]
+  local fields = {}
+  for k = 1, f do fields[k] = ARGV[at + k] end
+  at = at + f + 1
+  local added = redis.pcall('XADD', KEYS[1], 'NOMKSTREAM', id, unpack(fields))
+  if added == false then return {i - 1, 'missing'} end
+  if type(added) == 'table' and added.err then
+    if not string.find(added.err, 'equal or smaller than the target stream top item', 1, true) then return added end
+    local found = redis.call('XRANGE', KEYS[1], id, id)[1]
+    if found == nil or found[1] ~= id or #found[2] ~= f then return {i - 1, 'taken'} end
+    for k = 1, f do
+      if found[2][k] ~= fields[k] then return {i - 1, 'taken'} end
+    end
+  end
+end
+return {n, 'done'}`;
+
+const XADD_ALL_STOPS: ReadonlySet<string> = new Set(['done', 'taken', 'missing']);
 
 class CommandClient implements RelayRedisClient {
   readonly #raw: RawRedisConnection;
@@ -29,6 +56,21 @@ class CommandClient implements RelayRedisClient {
     args.push(id, ...fields);
     const reply = await this.#raw.send(args);
     return reply === null || reply === undefined ? null : replyString(reply);
+  }
+
+  async xAddAll(key: string, entries: readonly RelayNewEntry[]): Promise<RelayXAddAllResult> {
+    const width = entries[0]?.fields.length ?? 0;
+    const args: (string | Uint8Array)[] = ['EVAL', XADD_ALL_SCRIPT, '1', key, String(entries.length), String(width)];
+    for (const entry of entries) {
+      if (entry.fields.length !== width) throw new TypeError(`Expected every entry of xAddAll to have ${width} fields, got ${entry.fields.length}`);
+      args.push(entry.id, ...entry.fields);
+    }
+    const reply = await this.#raw.send(args);
+    if (!Array.isArray(reply) || reply.length !== 2) throw new Error(`Expected [added, stop] from the xAddAll script, got ${Array.isArray(reply) ? `an array of ${reply.length}` : typeof reply}`);
+    const added = replyInteger(reply[0]);
+    const stop = replyString(reply[1]);
+    if (!XADD_ALL_STOPS.has(stop) || added < 0 || added > entries.length) throw new Error(`Unexpected reply from the xAddAll script: ${added} ${stop.slice(0, 20)}`);
+    return { added, stop: stop as RelayXAddAllResult['stop'] };
   }
 
   async xRange(key: string, start: string, end: string, count: number): Promise<RelayStreamEntry[]> {

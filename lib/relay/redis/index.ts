@@ -6,4 +6,4 @@ export { fromNodeRedis } from './from-node-redis';
 export type { NodeRedisClientLike } from './from-node-redis';
 export { fromIoredis } from './from-ioredis';
 export type { IoredisClientLike } from './from-ioredis';
-export type { RelayRedisClient, RelayStreamEntry, RelayStreamRead, RelayXAddOptions } from './relay-redis-client';
+export type { RelayRedisClient, RelayStreamEntry, RelayStreamRead, RelayXAddOptions, RelayNewEntry, RelayXAddAllResult } from './relay-redis-client';

@@ -4,7 +4,7 @@
 // blocking XREAD loop on a second one, however many responses it produces or reads.
 
 import { RELAY_ID_PATTERN, RelayError, type OpenResponseOptions, type ProducerInfo, type RelayBatch, type RelayInfo, type ResponseStore, type StopRequest } from '../response-store';
-import { checkBatch, checkId, checkSequence, checkStop, positiveInteger } from './check-arguments';
+import { checkBatch, checkBatches, checkId, checkSequence, checkStop, positiveInteger } from './check-arguments';
 import type { LiveFeed } from './live-feed';
 import { batchFromEntry, logEntryFields } from './log-entry';
 import { readLog, type LogReadContext } from './read-log';
@@ -21,6 +21,8 @@ import { sleep } from '../../transport/sleep';
 export interface RedisResponseStore extends ResponseStore {
   readonly heartbeatMs: number;
   readonly producerTimeoutMs: number;
+  /** Consecutive batches in one round trip (one script; each batch its own entry and XADD). */
+  appendBatches(responseId: string, batches: readonly RelayBatch[]): Promise<void>;
 }
 
 /** Entries a control stream keeps (approximately). */
@@ -128,18 +130,59 @@ export class RedisStore implements RedisResponseStore {
       if (!isIdTaken(error)) throw storeError('XADD', error);
       added = await this.#checkOccupant(responseId, log, id, batch);
     }
-    if (added === null) {
-      this.#ttls.delete(responseId);
-      throw new RelayError('lost', `The response log of ${responseId} is gone (expired or deleted)`);
+    if (added === null) throw this.#lost(responseId);
+    if (batch.terminal) await this.#seal(responseId, log);
+  }
+
+  /**
+   * The consecutive `batches` in one round trip: one script runs their XADDs in order, atomically,
+   * so a reaper's or stopper's terminal lands before all of them or after all of them. A batch a
+   * retry finds already stored passes, as with `append`. Without `xAddAll` on the client, one
+   * `append` per batch.
+   */
+  async appendBatches(responseId: string, batches: readonly RelayBatch[]): Promise<void> {
+    checkId('a response id', responseId);
+    checkBatches(batches);
+    this.#checkOpen();
+    const xAddAll = this.#command.xAddAll?.bind(this.#command);
+    if (xAddAll === undefined) {
+      for (const batch of batches) await this.append(responseId, batch);
+      return;
     }
-    if (batch.terminal) {
+    const log = this.#keys.log(responseId);
+    let result;
+    try {
+      const adding = xAddAll(
+        log,
+        batches.map((batch) => ({ id: logEntryId(batch.first), fields: logEntryFields(batch) })),
+      );
+      this.#refreshTtl(responseId);
+      result = await adding;
+    } catch (error) {
+      throw storeError('XADD', error);
+    }
+    if (result.stop === 'missing') throw this.#lost(responseId);
+    if (result.stop === 'taken') {
       this.#ttls.delete(responseId);
-      try {
-        // No batch can follow a terminal: every explicit id is now at or below the log's last id.
-        await Promise.all([this.#command.xSetId(log, SEALED_ID), this.#command.hSet(this.#keys.meta(responseId), ['state', 'ended'])]);
-      } catch (error) {
-        throw storeError('XSETID', error);
-      }
+      const refused = batches[result.added] as RelayBatch;
+      throw new RelayError('fenced', `The response ${responseId} already holds sequence ${refused.first} or its terminal: this append is fenced out`);
+    }
+    const last = batches[batches.length - 1] as RelayBatch;
+    if (last.terminal) await this.#seal(responseId, log);
+  }
+
+  #lost(responseId: string): RelayError {
+    this.#ttls.delete(responseId);
+    return new RelayError('lost', `The response log of ${responseId} is gone (expired or deleted)`);
+  }
+
+  /** After the terminal batch: no batch can follow it (every explicit id is now at or below the log's last id), and the response is `ended`. */
+  async #seal(responseId: string, log: string): Promise<void> {
+    this.#ttls.delete(responseId);
+    try {
+      await Promise.all([this.#command.xSetId(log, SEALED_ID), this.#command.hSet(this.#keys.meta(responseId), ['state', 'ended'])]);
+    } catch (error) {
+      throw storeError('XSETID', error);
     }
   }
 

@@ -22,6 +22,20 @@ export interface RelayXAddOptions {
   readonly approxMaxLen?: number | undefined;
 }
 
+/** An entry for `RelayRedisClient.xAddAll`: its explicit id and its fields as a flat `[field, value, …]` list. */
+export interface RelayNewEntry {
+  readonly id: string;
+  readonly fields: readonly (string | Uint8Array)[];
+}
+
+/** What `RelayRedisClient.xAddAll` did: how many entries are in the stream now, and why it stopped. */
+export interface RelayXAddAllResult {
+  /** The entries added, or found already there with the very same fields, from the first on. */
+  readonly added: number;
+  /** `done`: all of them; `taken`: the next id is held by another entry (or is below the stream's top); `missing`: no stream. */
+  readonly stop: 'done' | 'taken' | 'missing';
+}
+
 /**
  * The commands `redisStore` sends (Redis ≥ 6.2). Replies are plain strings, numbers, booleans and
  * arrays whatever the protocol (RESP2 or RESP3) or the library's reply mapping; a server error
@@ -33,6 +47,14 @@ export interface RelayRedisClient {
    * found no stream. A binary value (a producer's UTF-8 batch) is a Node `Buffer`, read back as a string.
    */
   xAdd(key: string, id: string, fields: readonly (string | Uint8Array)[], options?: RelayXAddOptions): Promise<string | null>;
+  /**
+   * Optional: `XADD key NOMKSTREAM id field value …` for each of `entries` in order, as one atomic
+   * step (a script, one round trip). An id already held by an entry with exactly the same fields
+   * counts as added (a retry of an earlier call); it stops at the first id held by anything else
+   * or below the stream's top, and when the stream does not exist. Both adapters implement it;
+   * without it the store sends one `XADD` per entry.
+   */
+  xAddAll?(key: string, entries: readonly RelayNewEntry[]): Promise<RelayXAddAllResult>;
   /** `XRANGE key start end COUNT count`, in id order. */
   xRange(key: string, start: string, end: string, count: number): Promise<RelayStreamEntry[]>;
   /** `XREVRANGE key end start COUNT count`, highest id first. */

@@ -208,6 +208,54 @@ describe('redisStore on a real redis-server', function () {
         expect((await store.info(responseId))?.last).to.equal(3);
       });
 
+      it('appends a run of waiting batches in one script call, one entry and one XADD each; a retry resolves, another writer fences it, a terminal seals', async () => {
+        const store = storeOn(await connectNamed(`batches-${library}`));
+        const responseId = await open(store);
+        const log = `ps:{0}:r:${responseId}:log`;
+        const before = await commandCalls(admin);
+        await store.appendBatches(responseId, [batchOf(1, 2), batchOf(3, 3), batchOf(4, 6)]);
+        const after = await commandCalls(admin);
+        expect((after.get('xadd') ?? 0) - (before.get('xadd') ?? 0), 'XADDs').to.equal(3);
+        expect((after.get('eval') ?? 0) - (before.get('eval') ?? 0), 'script calls').to.equal(1);
+        expect(await admin(['XLEN', log])).to.equal(3);
+        // Its reply was lost: the same run again resolves and adds nothing.
+        await store.appendBatches(responseId, [batchOf(1, 2), batchOf(3, 3), batchOf(4, 6)]);
+        expect(await admin(['XLEN', log])).to.equal(3);
+        // Another writer's entry at 7: the run is fenced there, and what it already held stays.
+        await admin(['XADD', log, 'NOMKSTREAM', '0-7', 'l', '7', 't', '1', 'w', eventText(7)]);
+        let caught: unknown;
+        try {
+          await store.appendBatches(responseId, [batchOf(7, 8), batchOf(9, 9, true)]);
+        } catch (error) {
+          caught = error;
+        }
+        expect(RelayError.isInstance(caught) && caught.kind).to.equal('fenced');
+        expect(String((caught as Error).message)).to.include('sequence 7');
+        expect(await admin(['XLEN', log])).to.equal(4);
+
+        const sealed = await open(store);
+        await store.appendBatches(sealed, [batchOf(1, 1), batchOf(2, 3, true)]);
+        expect((await store.info(sealed))?.state).to.equal('ended');
+        expectEvents(await readAll(store, sealed, 0), 0, 3);
+        let late: unknown;
+        try {
+          await store.appendBatches(sealed, [batchOf(4, 4), batchOf(5, 5)]);
+        } catch (error) {
+          late = error;
+        }
+        expect(RelayError.isInstance(late) && late.kind).to.equal('fenced');
+
+        const gone = await open(store);
+        await admin(['DEL', `ps:{0}:r:${gone}:log`]);
+        let lost: unknown;
+        try {
+          await store.appendBatches(gone, [batchOf(1, 1), batchOf(2, 2)]);
+        } catch (error) {
+          lost = error;
+        }
+        expect(RelayError.isInstance(lost) && lost.kind).to.equal('lost');
+      });
+
       it('keeps its keys under the prefix, hash-tagged, with TTLs, and leaves the alive key to lapse after close', async () => {
         const store = storeOn(await connectNamed(`keys-${library}`), { keyPrefix: 'tst', heartbeatMs: 100, producerTimeoutMs: 300 });
         const responseId = newResponseId();
