@@ -40,16 +40,6 @@ function asciiBytes(text: string): Uint8Array {
   return bytes;
 }
 
-/** Writes `bytes` into `out` at `at`; where the writing ended. */
-function writeBytes(out: Uint8Array, at: number, bytes: Uint8Array): number {
-  if (bytes.length > 16) {
-    out.set(bytes, at);
-    return at + bytes.length;
-  }
-  for (let k = 0; k < bytes.length; k++) out[at++] = bytes[k] as number;
-  return at;
-}
-
 /** Writes the decimal digits of the non-negative integer `value` into `out` at `at`; where the writing ended. */
 function writeDecimal(out: Uint8Array, at: number, value: number): number {
   const end = at + decimalLength(value);
@@ -108,15 +98,81 @@ function writeUtf8(out: Uint8Array, at: number, text: string): number {
 /** The largest scratch array kept from one cut to the next. */
 const MAX_KEPT_SCRATCH = 1 << 20;
 
-const ID = asciiBytes('id: ');
-const CLOSE = asciiBytes('}\n\n');
-const QUOTE_CLOSE = asciiBytes('"}\n\n');
-
 /** `code` flags: the delta is reasoning; its string is already JSON (quoted and escaped). */
 const REASONING = 1;
 const QUOTED = 2;
 /** The `code` of an event held as its whole text after the `id:` line. */
 const WHOLE = -1;
+
+/**
+ * The bytes before an event's text, `id: <sequence>` and, for a delta, its opening
+ * `\nevent: delta\ndata: {"index":…,"type":…,"text":` (and the quote of a plain text): kept in
+ * one array whose digits count up in place, so that writing them is one copy.
+ */
+class Frame {
+  private buffer = new Uint8Array(64);
+  /** `id: <digits>` (a view of `buffer`), and the whole frame of the current run (plain and quoted). */
+  id = this.buffer.subarray(0, 5);
+  private plain = this.buffer;
+  private quoted = this.buffer;
+  private code = -1;
+  private sequence = 0;
+  private digits = 0;
+
+  /** Sets the frame to `sequence` (at the first event of a cut: one more than the last, unless the caller jumped). */
+  start(sequence: number): void {
+    if (sequence === this.sequence + 1 && this.digits > 0) {
+      this.next();
+      return;
+    }
+    this.write(sequence, decimalLength(sequence));
+  }
+
+  /** Counts the digits up by one. */
+  next(): void {
+    const sequence = ++this.sequence;
+    const buffer = this.buffer;
+    let k = 3 + this.digits;
+    while (k > 3 && buffer[k] === 0x39) buffer[k--] = 0x30;
+    if (k === 3) this.write(sequence, this.digits + 1);
+    else buffer[k] = (buffer[k] as number) + 1;
+  }
+
+  /** The frame of a delta of run `code` (index * 4 + flags), with its text's opening quote unless `quoted`. */
+  delta(code: number, quoted: boolean): Uint8Array {
+    if (code !== this.code) this.open(code);
+    return quoted ? this.quoted : this.plain;
+  }
+
+  private write(sequence: number, digits: number): void {
+    this.sequence = sequence;
+    this.digits = digits;
+    // The opening moves with the digits: it is written again at the next delta. (64 bytes hold `id: ` and any 16 digits.)
+    this.code = -1;
+    const buffer = this.buffer;
+    buffer[0] = 0x69;
+    buffer[1] = 0x64;
+    buffer[2] = 0x3a;
+    buffer[3] = 0x20;
+    writeDecimal(buffer, 4, sequence);
+    this.id = buffer.subarray(0, 4 + digits);
+  }
+
+  private open(code: number): void {
+    this.code = code;
+    const opening = asciiBytes(`\nevent: delta\ndata: {"index":${Math.floor(code / 4)},"type":"${code % 2 === REASONING ? 'reasoning' : 'text'}","text":"`);
+    const start = 4 + this.digits;
+    if (this.buffer.length < start + opening.length) {
+      const grown = new Uint8Array(start + opening.length);
+      grown.set(this.buffer.subarray(0, start));
+      this.buffer = grown;
+      this.id = grown.subarray(0, start);
+    }
+    this.buffer.set(opening, start);
+    this.plain = this.buffer.subarray(0, start + opening.length);
+    this.quoted = this.buffer.subarray(0, start + opening.length - 1);
+  }
+}
 
 /**
  * The events of the batch being filled, from sequence `first` on. A payload-free delta is kept as
@@ -135,6 +191,7 @@ export class EventBatch {
   /** The length of the events held, and of the last one. */
   private length = 0;
   private lastLength = 0;
+  private readonly frame = new Frame();
   /** Where `cut` writes (grown as needed, reused). */
   private scratch = new Uint8Array(0);
   /** The last delta's code and the length of its opening, `\nevent: delta\ndata: {"index":…,"type":…,"text":`. */
@@ -209,35 +266,26 @@ export class EventBatch {
     if (this.scratch.length < 3 * length) this.scratch = new Uint8Array(Math.max(3 * length, 2 * this.scratch.length));
     const out = this.scratch;
     let at = 0;
+    const frame = this.frame;
+    frame.start(this.first);
     let sequence = this.first;
-    let code = -1;
-    let opening = ID;
     for (let k = 0; k < count; k++, sequence++) {
       const current = codes[k] as number;
       const string = strings[k] as string;
-      at = writeBytes(out, at, ID);
-      at = writeDecimal(out, at, sequence);
+      if (k > 0) frame.next();
       if (current === WHOLE) {
-        at = writeUtf8(out, at, string);
+        out.set(frame.id, at);
+        at = writeUtf8(out, at + frame.id.length, string);
         continue;
       }
-      // Arithmetic, not bit operations: an index is any safe integer.
       const quoted = current % 4 >= QUOTED;
-      const run = quoted ? current - QUOTED : current;
-      if (run !== code) {
-        code = run;
-        opening = asciiBytes(`\nevent: delta\ndata: {"index":${Math.floor(run / 4)},"type":"${run % 2 === REASONING ? 'reasoning' : 'text'}","text":`);
-      }
-      at = writeBytes(out, at, opening);
-      if (quoted) {
-        // The JSON brings its own quotes.
-        at = writeUtf8(out, at, string);
-        at = writeBytes(out, at, CLOSE);
-      } else {
-        out[at++] = 0x22;
-        at = writeUtf8(out, at, string);
-        at = writeBytes(out, at, QUOTE_CLOSE);
-      }
+      const bytes = frame.delta(quoted ? current - QUOTED : current, quoted);
+      out.set(bytes, at);
+      at = writeUtf8(out, at + bytes.length, string);
+      if (!quoted) out[at++] = 0x22;
+      out[at++] = 0x7d;
+      out[at++] = 0x0a;
+      out[at++] = 0x0a;
     }
     if (allButLast) {
       codes[0] = codes[count] as number;

@@ -6,6 +6,7 @@ import { expect } from 'chai';
 import { JSON_ESCAPE_CASES } from './support/json-escape-cases';
 import { mulberry32 } from '../../bench/transcript-content';
 import { BatchWriter, type BatchLimits } from '../../lib/relay/batch-writer';
+import { EventBatch } from '../../lib/relay/event-batch';
 import { memoryStore } from '../../lib/relay/memory-store';
 import { PartstreamEncoder, type RelayEventSink } from '../../lib/relay/partstream-encoder';
 import type { RelayBatch } from '../../lib/relay/response-store';
@@ -135,6 +136,33 @@ describe('the producer batch writer writes what encoding each event on its own w
       }
     });
   }
+
+  it('counts the id up across every change of its digit count, from any first sequence, in and across batches', () => {
+    const starts = [1, 5, 95, 995, 9_995, 99_995, 999_995, 9_999_995, 2 ** 31 - 6, 99_999_999_999_995, Number.MAX_SAFE_INTEGER - 30];
+    // One batch for all: its ids jump between the runs.
+    const batch = new EventBatch();
+    for (const start of starts) {
+      let expected = '';
+      let written = '';
+      for (let sequence = start, k = 0; k < 24; k++, sequence++) {
+        const index = Math.floor(k / 5);
+        const type = k % 10 < 5 ? 'text' : 'reasoning';
+        if (k % 6 === 4) {
+          batch.event(sequence, 'block', `{"index":${index}}`);
+          expected += `id: ${sequence}\nevent: block\ndata: {"index":${index}}\n\n`;
+        } else {
+          const text = k % 4 === 1 ? `q"${k}` : `t${k}`;
+          batch.delta(sequence, index, type, text);
+          expected += `id: ${sequence}\nevent: delta\ndata: ${JSON.stringify({ index, type, text })}\n\n`;
+        }
+        // Cuts of every kind: after a few events, and all but the event just added.
+        if (k % 7 === 6) written += Buffer.from(batch.cut()).toString('utf8');
+        else if (k % 7 === 3) written += Buffer.from(batch.cut(true)).toString('utf8');
+      }
+      written += Buffer.from(batch.cut()).toString('utf8');
+      expect(written, `from ${start}`).to.equal(expected);
+    }
+  });
 
   it('writes a lone surrogate and every JSON escape as JSON.stringify does (named texts, one batch each)', async () => {
     // Every named case but the empty text (a delta carries some).
