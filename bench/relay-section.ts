@@ -122,7 +122,7 @@ export async function measureRelay(log: (line: string) => void): Promise<Target[
               },
             ]),
       ],
-      { warmup: 1, reps: 5, gc: 'full' },
+      { warmup: 1, reps: 9, gc: 'full' },
     );
     const plain = timings.get('without relay')?.cpu.median ?? NaN;
     const intoMemory = timings.get('relay into memoryStore')?.cpu.median ?? NaN;

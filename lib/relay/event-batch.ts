@@ -1,5 +1,6 @@
-// The producer's per-token path (SPEC §13 wire format v1): a delta is taken as its raw values and
-// the batch's SSE text is written as UTF-8 in one pass when the batch is cut, byte for byte what
+// The producer's per-token path (SPEC §13 wire format v1): a delta is taken as its raw values (its
+// JSON length counted) and the batch's SSE text is written as UTF-8 in one pass when the batch is
+// cut, escapes included, byte for byte what
 // encoding each event on its own writes (`encodeEvent` with `JSON.stringify` of the delta's data,
 // then UTF-8; the property test in test/relay/event-batch.test.ts drives the producer's writer
 // against that plain path).
@@ -16,21 +17,82 @@ function decimalLength(value: number): number {
   return digits;
 }
 
+/** The short escapes `JSON.stringify` writes for control characters (`\b \t \n \f \r`), by code; 0 for `\u00XX`. */
+const SHORT_ESCAPES = new Uint8Array(32);
+SHORT_ESCAPES.set([0x62, 0x74, 0x6e, 0, 0x66, 0x72], 8);
+const HEX_DIGITS = new Uint8Array([0x30, 0x31, 0x32, 0x33, 0x34, 0x35, 0x36, 0x37, 0x38, 0x39, 0x61, 0x62, 0x63, 0x64, 0x65, 0x66]);
+
 /**
- * True when `JSON.stringify(text)` is `text` within quotes: no quote, backslash, control
- * character or lone surrogate (a surrogate pair passes as it is).
+ * How many code units longer `JSON.stringify(text)` is than `text` within quotes: one for a quote,
+ * a backslash or a control character with a short escape, five for any other control character
+ * and for a lone surrogate (`\uXXXX`); 0 when `text` goes in as it is.
  */
-function isPlainJson(text: string): boolean {
+function jsonEscapeExtra(text: string): number {
+  let extra = 0;
   for (let at = 0; at < text.length; at++) {
     const code = text.charCodeAt(at);
-    if (code < 0x20 || code === 0x22 || code === 0x5c) return false;
-    if (code >= 0xd800 && code <= 0xdfff) {
+    if (code < 0x20) extra += SHORT_ESCAPES[code] === 0 ? 5 : 1;
+    else if (code === 0x22 || code === 0x5c) extra += 1;
+    else if (code >= 0xd800 && code <= 0xdfff) {
       const next = text.charCodeAt(at + 1);
-      if (code >= 0xdc00 || !(next >= 0xdc00 && next <= 0xdfff)) return false;
-      at++;
+      if (code <= 0xdbff && next >= 0xdc00 && next <= 0xdfff) at++;
+      else extra += 5;
     }
   }
-  return true;
+  return extra;
+}
+
+/** Writes `\u` and the four lowercase hex digits of `code` into `out` at `at` (after the backslash written already); where the writing ended. */
+function writeUnicodeEscape(out: Uint8Array, at: number, code: number): number {
+  out[at++] = 0x75;
+  out[at++] = HEX_DIGITS[code >> 12] as number;
+  out[at++] = HEX_DIGITS[(code >> 8) & 15] as number;
+  out[at++] = HEX_DIGITS[(code >> 4) & 15] as number;
+  out[at++] = HEX_DIGITS[code & 15] as number;
+  return at;
+}
+
+/**
+ * Writes the UTF-8 of `JSON.stringify(text)` without its quotes into `out` at `at`; where the
+ * writing ended. Escapes as `JSON.stringify` does: `\"`, `\\`, the short escapes, `\u00XX`
+ * (lowercase) for other control characters and `\uXXXX` for a lone surrogate.
+ */
+function writeJsonUtf8(out: Uint8Array, at: number, text: string): number {
+  const length = text.length;
+  for (let k = 0; k < length; k++) {
+    const code = text.charCodeAt(k);
+    if (code < 0x80) {
+      if (code >= 0x20 && code !== 0x22 && code !== 0x5c) {
+        out[at++] = code;
+        continue;
+      }
+      out[at++] = 0x5c;
+      if (code >= 0x20) out[at++] = code;
+      else if (SHORT_ESCAPES[code] !== 0) out[at++] = SHORT_ESCAPES[code] as number;
+      else at = writeUnicodeEscape(out, at, code);
+    } else if (code < 0x800) {
+      out[at++] = 0xc0 | (code >> 6);
+      out[at++] = 0x80 | (code & 0x3f);
+    } else if (code >= 0xd800 && code <= 0xdfff) {
+      const next = k + 1 < length ? text.charCodeAt(k + 1) : 0;
+      if (code <= 0xdbff && next >= 0xdc00 && next <= 0xdfff) {
+        const point = 0x10000 + ((code - 0xd800) << 10) + (next - 0xdc00);
+        out[at++] = 0xf0 | (point >> 18);
+        out[at++] = 0x80 | ((point >> 12) & 0x3f);
+        out[at++] = 0x80 | ((point >> 6) & 0x3f);
+        out[at++] = 0x80 | (point & 0x3f);
+        k++;
+      } else {
+        out[at++] = 0x5c;
+        at = writeUnicodeEscape(out, at, code);
+      }
+    } else {
+      out[at++] = 0xe0 | (code >> 12);
+      out[at++] = 0x80 | ((code >> 6) & 0x3f);
+      out[at++] = 0x80 | (code & 0x3f);
+    }
+  }
+  return at;
 }
 
 /** The ASCII text `text` as bytes. */
@@ -98,9 +160,9 @@ function writeUtf8(out: Uint8Array, at: number, text: string): number {
 /** The largest scratch array kept from one cut to the next. */
 const MAX_KEPT_SCRATCH = 1 << 20;
 
-/** `code` flags: the delta is reasoning; its string is already JSON (quoted and escaped). */
+/** `code` flags: the delta is reasoning; its text holds characters JSON escapes. */
 const REASONING = 1;
-const QUOTED = 2;
+const ESCAPED = 2;
 /** The `code` of an event held as its whole text after the `id:` line. */
 const WHOLE = -1;
 
@@ -111,10 +173,9 @@ const WHOLE = -1;
  */
 class Frame {
   private buffer = new Uint8Array(64);
-  /** `id: <digits>` (a view of `buffer`), and the whole frame of the current run (plain and quoted). */
+  /** `id: <digits>` (a view of `buffer`), and the whole frame of the current run's deltas. */
   id = this.buffer.subarray(0, 5);
-  private plain = this.buffer;
-  private quoted = this.buffer;
+  private opening = this.buffer;
   private code = -1;
   private sequence = 0;
   private digits = 0;
@@ -138,10 +199,10 @@ class Frame {
     else buffer[k] = (buffer[k] as number) + 1;
   }
 
-  /** The frame of a delta of run `code` (index * 4 + flags), with its text's opening quote unless `quoted`. */
-  delta(code: number, quoted: boolean): Uint8Array {
+  /** The frame of a delta of run `code` (index * 4 + the reasoning flag), up to its text's opening quote. */
+  delta(code: number): Uint8Array {
     if (code !== this.code) this.open(code);
-    return quoted ? this.quoted : this.plain;
+    return this.opening;
   }
 
   private write(sequence: number, digits: number): void {
@@ -169,8 +230,7 @@ class Frame {
       this.id = grown.subarray(0, start);
     }
     this.buffer.set(opening, start);
-    this.plain = this.buffer.subarray(0, start + opening.length);
-    this.quoted = this.buffer.subarray(0, start + opening.length - 1);
+    this.opening = this.buffer.subarray(0, start + opening.length);
   }
 }
 
@@ -185,7 +245,7 @@ class Frame {
 export class EventBatch {
   /** Per event, the first `size` slots (reused from batch to batch): a delta's `index * 4 + flags` (a part index is far below 2⁵¹), or `WHOLE`. */
   private readonly codes: number[] = [];
-  /** Per event: a delta's text (or its JSON when `QUOTED`), or the event's text after its `id:` line. */
+  /** Per event: a delta's text (escaped as it is written when `ESCAPED`), or the event's text after its `id:` line. */
   private readonly strings: string[] = [];
   private size = 0;
   /** The length of the events held, and of the last one. */
@@ -217,18 +277,11 @@ export class EventBatch {
     }
     const at = this.size++;
     if (at === 0) this.first = sequence;
-    let jsonLength = text.length + 2;
-    if (isPlainJson(text)) {
-      this.codes[at] = code;
-      this.strings[at] = text;
-    } else {
-      const json = JSON.stringify(text);
-      jsonLength = json.length;
-      this.codes[at] = code + QUOTED;
-      this.strings[at] = json;
-    }
-    // `id: ` + sequence + opening + JSON + `}\n\n`
-    return this.held(7 + this.digitsOf(sequence) + this.openingLength + jsonLength);
+    const extra = jsonEscapeExtra(text);
+    this.codes[at] = extra === 0 ? code : code + ESCAPED;
+    this.strings[at] = text;
+    // `id: ` + sequence + opening + the text's JSON + `}\n\n`
+    return this.held(9 + this.digitsOf(sequence) + this.openingLength + text.length + extra);
   }
 
   /** Holds event `sequence` of `type` with the one-line JSON `data`; its SSE text's length. */
@@ -278,11 +331,12 @@ export class EventBatch {
         at = writeUtf8(out, at + frame.id.length, string);
         continue;
       }
-      const quoted = current % 4 >= QUOTED;
-      const bytes = frame.delta(quoted ? current - QUOTED : current, quoted);
+      // Arithmetic, not bit operations: an index is any safe integer.
+      const escaped = current % 4 >= ESCAPED;
+      const bytes = frame.delta(escaped ? current - ESCAPED : current);
       out.set(bytes, at);
-      at = writeUtf8(out, at + bytes.length, string);
-      if (!quoted) out[at++] = 0x22;
+      at = escaped ? writeJsonUtf8(out, at + bytes.length, string) : writeUtf8(out, at + bytes.length, string);
+      out[at++] = 0x22;
       out[at++] = 0x7d;
       out[at++] = 0x0a;
       out[at++] = 0x0a;

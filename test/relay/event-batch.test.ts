@@ -164,6 +164,22 @@ describe('the producer batch writer writes what encoding each event on its own w
     }
   });
 
+  it('escapes as JSON.stringify does: every code unit below 0x80, and lone surrogates spelling every hex digit', () => {
+    const texts = Array.from({ length: 0x80 }, (_, code) => `a${String.fromCharCode(code)}b`);
+    for (const code of [0xd800, 0xd9ab, 0xdacd, 0xdbef, 0xdc01, 0xdd23, 0xde45, 0xdf67, 0xdfff]) texts.push(String.fromCharCode(code), `x${String.fromCharCode(code)}\u00e9`);
+    // A pair stays a pair; a pair split by an escape is two lone halves.
+    texts.push('\ud83e\udd80', '\ud83e"\udd80', '\udd80\ud83e');
+    const batch = new EventBatch();
+    let expected = '';
+    texts.forEach((text, k) => {
+      batch.delta(k + 1, 0, 'text', text);
+      expected += `id: ${k + 1}\nevent: delta\ndata: ${JSON.stringify({ index: 0, type: 'text', text })}\n\n`;
+    });
+    const bytes = batch.cut();
+    expect(Buffer.from(bytes).toString('utf8')).to.equal(expected);
+    expect(Buffer.from(bytes).equals(new TextEncoder().encode(expected))).to.equal(true);
+  });
+
   it('writes a lone surrogate and every JSON escape as JSON.stringify does (named texts, one batch each)', async () => {
     // Every named case but the empty text (a delta carries some).
     const texts = JSON_ESCAPE_CASES.filter((text) => text !== '');
