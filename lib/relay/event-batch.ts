@@ -166,19 +166,29 @@ const ESCAPED = 2;
 /** The `code` of an event held as its whole text after the `id:` line. */
 const WHOLE = -1;
 
+/** Where a frame's `id: ` starts: after the close of a delta (`"}\n\n`), which the frame holds in front. */
+const ID_AT = 4;
+
 /**
  * The bytes before an event's text, `id: <sequence>` and, for a delta, its opening
- * `\nevent: delta\ndata: {"index":…,"type":…,"text":` (and the quote of a plain text): kept in
- * one array whose digits count up in place, so that writing them is one copy.
+ * `\nevent: delta\ndata: {"index":…,"type":…,"text":"`, kept in one array whose digits count up in
+ * place, so that writing them is one copy. In front of them it holds the close of a delta,
+ * `"}\n\n`: after a delta, the close and the next frame are one copy too.
  */
 class Frame {
-  private buffer = new Uint8Array(64);
-  /** `id: <digits>` (a view of `buffer`), and the whole frame of the current run's deltas. */
-  id = this.buffer.subarray(0, 5);
-  private opening = this.buffer;
+  private buffer = new Uint8Array(96);
+  /** Views of `buffer`: `id: <digits>`, and the opening of the current run's deltas, each with and without the close in front. */
+  private idView = this.buffer;
+  private closedIdView = this.buffer;
+  private openingView = this.buffer;
+  private closedOpeningView = this.buffer;
   private code = -1;
   private sequence = 0;
   private digits = 0;
+
+  constructor() {
+    this.buffer.set([0x22, 0x7d, 0x0a, 0x0a, 0x69, 0x64, 0x3a, 0x20]);
+  }
 
   /** Sets the frame to `sequence` (at the first event of a cut: one more than the last, unless the caller jumped). */
   start(sequence: number): void {
@@ -193,44 +203,47 @@ class Frame {
   next(): void {
     const sequence = ++this.sequence;
     const buffer = this.buffer;
-    let k = 3 + this.digits;
-    while (k > 3 && buffer[k] === 0x39) buffer[k--] = 0x30;
-    if (k === 3) this.write(sequence, this.digits + 1);
+    let k = ID_AT + 3 + this.digits;
+    while (k > ID_AT + 3 && buffer[k] === 0x39) buffer[k--] = 0x30;
+    if (k === ID_AT + 3) this.write(sequence, this.digits + 1);
     else buffer[k] = (buffer[k] as number) + 1;
   }
 
-  /** The frame of a delta of run `code` (index * 4 + the reasoning flag), up to its text's opening quote. */
-  delta(code: number): Uint8Array {
+  /** `id: <sequence>`, after the close of a delta when `closing`. */
+  id(closing: boolean): Uint8Array {
+    return closing ? this.closedIdView : this.idView;
+  }
+
+  /** The frame of a delta of run `code` (index * 4 + the reasoning flag) up to its text's opening quote, after the close of a delta when `closing`. */
+  delta(code: number, closing: boolean): Uint8Array {
     if (code !== this.code) this.open(code);
-    return this.opening;
+    return closing ? this.closedOpeningView : this.openingView;
   }
 
   private write(sequence: number, digits: number): void {
     this.sequence = sequence;
     this.digits = digits;
-    // The opening moves with the digits: it is written again at the next delta. (64 bytes hold `id: ` and any 16 digits.)
+    // The opening moves with the digits: it is written again at the next delta. (96 bytes hold the close, `id: ` and any 16 digits.)
     this.code = -1;
-    const buffer = this.buffer;
-    buffer[0] = 0x69;
-    buffer[1] = 0x64;
-    buffer[2] = 0x3a;
-    buffer[3] = 0x20;
-    writeDecimal(buffer, 4, sequence);
-    this.id = buffer.subarray(0, 4 + digits);
+    writeDecimal(this.buffer, ID_AT + 4, sequence);
+    this.idView = this.buffer.subarray(ID_AT, ID_AT + 4 + digits);
+    this.closedIdView = this.buffer.subarray(0, ID_AT + 4 + digits);
   }
 
   private open(code: number): void {
     this.code = code;
     const opening = asciiBytes(`\nevent: delta\ndata: {"index":${Math.floor(code / 4)},"type":"${code % 2 === REASONING ? 'reasoning' : 'text'}","text":"`);
-    const start = 4 + this.digits;
+    const start = ID_AT + 4 + this.digits;
     if (this.buffer.length < start + opening.length) {
       const grown = new Uint8Array(start + opening.length);
       grown.set(this.buffer.subarray(0, start));
       this.buffer = grown;
-      this.id = grown.subarray(0, start);
+      this.idView = grown.subarray(ID_AT, start);
+      this.closedIdView = grown.subarray(0, start);
     }
     this.buffer.set(opening, start);
-    this.opening = this.buffer.subarray(0, start + opening.length);
+    this.openingView = this.buffer.subarray(ID_AT, start + opening.length);
+    this.closedOpeningView = this.buffer.subarray(0, start + opening.length);
   }
 }
 
@@ -322,20 +335,27 @@ export class EventBatch {
     const frame = this.frame;
     frame.start(this.first);
     let sequence = this.first;
+    // The last event written was a delta: its close goes in front of the next frame (or after the loop).
+    let closing = false;
     for (let k = 0; k < count; k++, sequence++) {
       const current = codes[k] as number;
       const string = strings[k] as string;
       if (k > 0) frame.next();
       if (current === WHOLE) {
-        out.set(frame.id, at);
-        at = writeUtf8(out, at + frame.id.length, string);
+        const id = frame.id(closing);
+        out.set(id, at);
+        at = writeUtf8(out, at + id.length, string);
+        closing = false;
         continue;
       }
       // Arithmetic, not bit operations: an index is any safe integer.
       const escaped = current % 4 >= ESCAPED;
-      const bytes = frame.delta(escaped ? current - ESCAPED : current);
+      const bytes = frame.delta(escaped ? current - ESCAPED : current, closing);
       out.set(bytes, at);
       at = escaped ? writeJsonUtf8(out, at + bytes.length, string) : writeUtf8(out, at + bytes.length, string);
+      closing = true;
+    }
+    if (closing) {
       out[at++] = 0x22;
       out[at++] = 0x7d;
       out[at++] = 0x0a;
