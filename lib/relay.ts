@@ -16,7 +16,18 @@ export type { ReadLogOptions } from './relay/read-log';
 export { readLog } from './relay/read-log';
 
 // The Redis store (Redis Streams; the client library is the application's: node-redis, or ioredis through fromIoredis)
-export type { RedisResponseStore, RedisStoreOptions, NodeRedisClientLike, IoredisClientLike, RelayRedisClient, RelayStreamEntry, RelayStreamRead, RelayXAddOptions, RelayNewEntry, RelayXAddAllResult } from './relay/redis/index';
+export type {
+  RedisResponseStore,
+  RedisStoreOptions,
+  NodeRedisClientLike,
+  IoredisClientLike,
+  RelayRedisClient,
+  RelayStreamEntry,
+  RelayStreamRead,
+  RelayXAddOptions,
+  RelayNewEntry,
+  RelayXAddAllResult,
+} from './relay/redis/index';
 export { redisStore, fromNodeRedis, fromIoredis } from './relay/redis/index';
 
 // Producer
