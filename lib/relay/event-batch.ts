@@ -53,16 +53,18 @@ function writeUnicodeEscape(out: Uint8Array, at: number, code: number): number {
 }
 
 /**
- * Writes the UTF-8 of `JSON.stringify(text)` without its quotes into `out` at `at`; where the
- * writing ended. Escapes as `JSON.stringify` does: `\"`, `\\`, the short escapes, `\u00XX`
- * (lowercase) for other control characters and `\uXXXX` for a lone surrogate.
+ * Writes the UTF-8 of `text` into `out` at `at` (at most 3 bytes per code unit); where the writing
+ * ended. With `json`, escaped as `JSON.stringify` escapes a string (without its quotes): `\"`,
+ * `\\`, the short escapes, `\u00XX` (lowercase) for other control characters and `\uXXXX` for a
+ * lone surrogate. Without, a lone surrogate is written as U+FFFD, as `TextEncoder` does (the
+ * events written so hold none: `JSON.stringify` escapes them).
  */
-function writeJsonUtf8(out: Uint8Array, at: number, text: string): number {
+function writeUtf8(out: Uint8Array, at: number, text: string, json: boolean): number {
   const length = text.length;
   for (let k = 0; k < length; k++) {
     const code = text.charCodeAt(k);
     if (code < 0x80) {
-      if (code >= 0x20 && code !== 0x22 && code !== 0x5c) {
+      if ((code >= 0x20 && code !== 0x22 && code !== 0x5c) || !json) {
         out[at++] = code;
         continue;
       }
@@ -82,9 +84,13 @@ function writeJsonUtf8(out: Uint8Array, at: number, text: string): number {
         out[at++] = 0x80 | ((point >> 6) & 0x3f);
         out[at++] = 0x80 | (point & 0x3f);
         k++;
-      } else {
+      } else if (json) {
         out[at++] = 0x5c;
         at = writeUnicodeEscape(out, at, code);
+      } else {
+        out[at++] = 0xef;
+        out[at++] = 0xbf;
+        out[at++] = 0xbd;
       }
     } else {
       out[at++] = 0xe0 | (code >> 12);
@@ -119,42 +125,6 @@ function writeDecimal(out: Uint8Array, at: number, value: number): number {
     value = Math.floor(value / 10);
   }
   return end;
-}
-
-/**
- * Writes the UTF-8 of `text` into `out` at `at` (at most 3 bytes per code unit); where the writing
- * ended. A lone surrogate is written as U+FFFD, as `TextEncoder` does (the events written here
- * hold none: `JSON.stringify` escapes them).
- */
-function writeUtf8(out: Uint8Array, at: number, text: string): number {
-  const length = text.length;
-  for (let k = 0; k < length; k++) {
-    let code = text.charCodeAt(k);
-    if (code < 0x80) {
-      out[at++] = code;
-    } else if (code < 0x800) {
-      out[at++] = 0xc0 | (code >> 6);
-      out[at++] = 0x80 | (code & 0x3f);
-    } else {
-      if (code >= 0xd800 && code <= 0xdfff) {
-        const next = k + 1 < length ? text.charCodeAt(k + 1) : 0;
-        if (code <= 0xdbff && next >= 0xdc00 && next <= 0xdfff) {
-          const point = 0x10000 + ((code - 0xd800) << 10) + (next - 0xdc00);
-          out[at++] = 0xf0 | (point >> 18);
-          out[at++] = 0x80 | ((point >> 12) & 0x3f);
-          out[at++] = 0x80 | ((point >> 6) & 0x3f);
-          out[at++] = 0x80 | (point & 0x3f);
-          k++;
-          continue;
-        }
-        code = 0xfffd;
-      }
-      out[at++] = 0xe0 | (code >> 12);
-      out[at++] = 0x80 | ((code >> 6) & 0x3f);
-      out[at++] = 0x80 | (code & 0x3f);
-    }
-  }
-  return at;
 }
 
 /** The largest scratch array kept from one cut to the next. */
@@ -344,7 +314,7 @@ export class EventBatch {
       if (current === WHOLE) {
         const id = frame.id(closing);
         out.set(id, at);
-        at = writeUtf8(out, at + id.length, string);
+        at = writeUtf8(out, at + id.length, string, false);
         closing = false;
         continue;
       }
@@ -352,7 +322,7 @@ export class EventBatch {
       const escaped = current % 4 >= ESCAPED;
       const bytes = frame.delta(escaped ? current - ESCAPED : current, closing);
       out.set(bytes, at);
-      at = escaped ? writeJsonUtf8(out, at + bytes.length, string) : writeUtf8(out, at + bytes.length, string);
+      at = writeUtf8(out, at + bytes.length, string, escaped);
       closing = true;
     }
     if (closing) {

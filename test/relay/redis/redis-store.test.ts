@@ -5,6 +5,7 @@ import { redisStore, type RedisResponseStore } from '../../../lib/relay/redis/re
 import { RelayError, type RelayBatch } from '../../../lib/relay/response-store';
 import { REDIS_LIBRARIES, connectRedis, type TestRedisClient } from '../support/redis-clients';
 import { useRedisServer } from '../support/redis-server';
+import { rejectionOf } from '../../support/rejection';
 import { startReplyDroppingProxy } from '../support/reply-dropping-proxy';
 import { batchOf, eventText, expectEvents, newResponseId, readAll } from '../support/store-conformance';
 
@@ -223,12 +224,7 @@ describe('redisStore on a real redis-server', function () {
         expect(await admin(['XLEN', log])).to.equal(3);
         // Another writer's entry at 7: the run is fenced there, and what it already held stays.
         await admin(['XADD', log, 'NOMKSTREAM', '0-7', 'l', '7', 't', '1', 'w', eventText(7)]);
-        let caught: unknown;
-        try {
-          await store.appendBatches(responseId, [batchOf(7, 8), batchOf(9, 9, true)]);
-        } catch (error) {
-          caught = error;
-        }
+        const caught = await rejectionOf(() => store.appendBatches(responseId, [batchOf(7, 8), batchOf(9, 9, true)]));
         expect(RelayError.isInstance(caught) && caught.kind).to.equal('fenced');
         expect(String((caught as Error).message)).to.include('sequence 7');
         expect(await admin(['XLEN', log])).to.equal(4);
@@ -237,22 +233,12 @@ describe('redisStore on a real redis-server', function () {
         await store.appendBatches(sealed, [batchOf(1, 1), batchOf(2, 3, true)]);
         expect((await store.info(sealed))?.state).to.equal('ended');
         expectEvents(await readAll(store, sealed, 0), 0, 3);
-        let late: unknown;
-        try {
-          await store.appendBatches(sealed, [batchOf(4, 4), batchOf(5, 5)]);
-        } catch (error) {
-          late = error;
-        }
+        const late = await rejectionOf(() => store.appendBatches(sealed, [batchOf(4, 4), batchOf(5, 5)]));
         expect(RelayError.isInstance(late) && late.kind).to.equal('fenced');
 
         const gone = await open(store);
         await admin(['DEL', `ps:{0}:r:${gone}:log`]);
-        let lost: unknown;
-        try {
-          await store.appendBatches(gone, [batchOf(1, 1), batchOf(2, 2)]);
-        } catch (error) {
-          lost = error;
-        }
+        const lost = await rejectionOf(() => store.appendBatches(gone, [batchOf(1, 1), batchOf(2, 2)]));
         expect(RelayError.isInstance(lost) && lost.kind).to.equal('lost');
       });
 
