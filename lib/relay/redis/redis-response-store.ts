@@ -162,13 +162,14 @@ export class RedisStore implements RedisResponseStore {
       throw storeError('XADD', error);
     }
     if (result.stop === 'missing') throw this.#lost(responseId);
-    if (result.stop === 'taken') {
-      this.#ttls.delete(responseId);
-      const refused = batches[result.added] as RelayBatch;
-      throw new RelayError('fenced', `The response ${responseId} already holds sequence ${refused.first} or its terminal: this append is fenced out`);
-    }
+    if (result.stop === 'taken') throw this.#fenced(responseId, (batches[result.added] as RelayBatch).first);
     const last = batches[batches.length - 1] as RelayBatch;
     if (last.terminal) await this.#seal(responseId, log);
+  }
+
+  #fenced(responseId: string, first: number): RelayError {
+    this.#ttls.delete(responseId);
+    return new RelayError('fenced', `The response ${responseId} already holds sequence ${first} or its terminal: this append is fenced out`);
   }
 
   #lost(responseId: string): RelayError {
@@ -198,8 +199,7 @@ export class RedisStore implements RedisResponseStore {
       const stored = batchFromEntry(log, occupant);
       if (stored.last === batch.last && stored.terminal === batch.terminal && stored.text === batch.text) return occupant.id;
     }
-    this.#ttls.delete(responseId);
-    throw new RelayError('fenced', `The response ${responseId} already holds sequence ${batch.first} or its terminal: this append is fenced out`);
+    throw this.#fenced(responseId, batch.first);
   }
 
   /** Pushes out the TTL of a response this process produces, at most every tenth of its TTL. */
