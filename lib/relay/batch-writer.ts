@@ -1,6 +1,7 @@
 import type { DeltaType } from '../parts/part-index-counter';
 import { EncodedBatch } from './encoded-batch';
 import { EventBatch } from './event-batch';
+import { jsonString } from './json-string';
 import { encodeEvent, type RelayEventSink } from './partstream-encoder';
 import { RelayError, type RelayBatch, type ResponseStore } from './response-store';
 
@@ -36,6 +37,18 @@ type Recovery = 'retry' | 'replaced' | 'stop';
 const MAX_GROUP_BATCHES = 64;
 const MAX_GROUP_BYTES = 1 << 20;
 
+/** The fields a tool-call delta's opening is made of, and the opening. */
+interface ToolDeltaOpening {
+  readonly index: number;
+  readonly call: number;
+  readonly id: string | null;
+  readonly name: string | null;
+  readonly opening: string;
+}
+const NO_TOOL_DELTA: ToolDeltaOpening = { index: -1, call: -1, id: null, name: null, opening: '' };
+
+const RESOLVED = Promise.resolve();
+
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
@@ -56,6 +69,11 @@ export class BatchWriter implements RelayEventSink {
   /** The sequence of the last event taken, and whether it was the terminal. */
   private sequence = 0;
   private ended = false;
+  /** The opening of the last delta's event (one string per run: the batch encodes it once), and of the last tool-call delta's. */
+  private deltaIndex = -1;
+  private deltaType: DeltaType = 'text';
+  private deltaOpening = '';
+  private tool: ToolDeltaOpening = NO_TOOL_DELTA;
   /** The batch being filled, `bytes` of text. */
   private readonly batch = new EventBatch();
   private bytes = 0;
@@ -98,7 +116,24 @@ export class BatchWriter implements RelayEventSink {
   delta(index: number, type: DeltaType, text: string): void {
     if (this.ended) return;
     const sequence = ++this.sequence;
-    if (!this.sealed) this.place(this.batch.delta(sequence, index, type, text), false);
+    if (this.sealed) return;
+    if (index !== this.deltaIndex || type !== this.deltaType) {
+      this.deltaIndex = index;
+      this.deltaType = type;
+      this.deltaOpening = `\nevent: delta\ndata: {"index":${index},"type":"${type}","text":"`;
+    }
+    this.place(this.batch.framed(sequence, this.deltaOpening, text), false);
+  }
+
+  toolDelta(index: number, call: number, id: string | null, name: string | null, args: string): void {
+    if (this.ended) return;
+    const sequence = ++this.sequence;
+    if (this.sealed) return;
+    const tool = this.tool;
+    if (index !== tool.index || call !== tool.call || id !== tool.id || name !== tool.name) {
+      this.tool = { index, call, id, name, opening: `\nevent: tool-delta\ndata: {"index":${index},"call":${call},"id":${id === null ? 'null' : jsonString(id)},"name":${name === null ? 'null' : jsonString(name)},"arguments":"` };
+    }
+    this.place(this.batch.framed(sequence, this.tool.opening, args), false);
   }
 
   emit(type: string, data: string, terminal = false): boolean {
@@ -188,7 +223,7 @@ export class BatchWriter implements RelayEventSink {
    */
   private flushNow(): void {
     this.due = true;
-    queueMicrotask(() => {
+    void RESOLVED.then(() => {
       this.due = false;
       void this.flush();
     });

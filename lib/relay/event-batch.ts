@@ -1,11 +1,11 @@
-// The producer's per-token path (SPEC §13 wire format v1): a delta is taken as its raw values (its
-// JSON length counted) and the batch's SSE text is written as UTF-8 in one pass when the batch is
-// cut, escapes included, byte for byte what
-// encoding each event on its own writes (`encodeEvent` with `JSON.stringify` of the delta's data,
+// The producer's per-token path (SPEC §13 wire format v1): a delta or a tool-call delta is taken
+// as its opening and its text (the text's JSON length counted) and the batch's SSE text is
+// written as UTF-8 in one pass when the batch is cut, escapes included, byte for byte what
+// encoding each event on its own writes (`encodeEvent` with `JSON.stringify` of the event's data,
 // then UTF-8; the property test in test/relay/event-batch.test.ts drives the producer's writer
 // against that plain path).
 
-import type { DeltaType } from '../parts/part-index-counter';
+const utf8 = new TextEncoder();
 
 /** 10⁰ … 10¹⁵: the decimal length of a sequence or index (both are safe integers). */
 const POWERS_OF_TEN = Array.from({ length: 16 }, (_, k) => 10 ** k);
@@ -101,11 +101,14 @@ function writeUtf8(out: Uint8Array, at: number, text: string, json: boolean): nu
   return at;
 }
 
-/** The ASCII text `text` as bytes. */
-function asciiBytes(text: string): Uint8Array {
-  const bytes = new Uint8Array(text.length);
-  for (let at = 0; at < text.length; at++) bytes[at] = text.charCodeAt(at);
-  return bytes;
+/**
+ * Writes the UTF-8 of an event's whole text into `out` at `at` (a lone surrogate as U+FFFD); where
+ * the writing ended. The engine's encoder, not `writeUtf8`: such a text is built by concatenation,
+ * and reading a concatenated string one code unit at a time is several times slower than reading
+ * a flat one.
+ */
+function writeWhole(out: Uint8Array, at: number, text: string): number {
+  return at + utf8.encodeInto(text, out.subarray(at)).written;
 }
 
 /** Writes the decimal digits of the non-negative integer `value` into `out` at `at`; where the writing ended. */
@@ -129,30 +132,33 @@ function writeDecimal(out: Uint8Array, at: number, value: number): number {
 
 /** The largest scratch array kept from one cut to the next. */
 const MAX_KEPT_SCRATCH = 1 << 20;
+/** A frame's buffer: room for the close, `id: `, 16 digits and a delta's opening; a larger one (a long opening) is not kept past the next smaller opening. */
+const FRAME_BYTES = 96;
+const MAX_KEPT_FRAME = 1024;
 
-/** `code` flags: the delta is reasoning; its text holds characters JSON escapes. */
-const REASONING = 1;
-const ESCAPED = 2;
-/** The `code` of an event held as its whole text after the `id:` line. */
+/** `codes`: a framed event's text goes in as it is, or with JSON's escapes; an event held as its whole text after the `id:` line. */
+const PLAIN = 0;
+const ESCAPED = 1;
 const WHOLE = -1;
 
-/** Where a frame's `id: ` starts: after the close of a delta (`"}\n\n`), which the frame holds in front. */
+/** Where a frame's `id: ` starts: after the close of a framed event (`"}\n\n`), which the frame holds in front. */
 const ID_AT = 4;
 
 /**
- * The bytes before an event's text, `id: <sequence>` and, for a delta, its opening
- * `\nevent: delta\ndata: {"index":…,"type":…,"text":"`, kept in one array whose digits count up in
- * place, so that writing them is one copy. In front of them it holds the close of a delta,
- * `"}\n\n`: after a delta, the close and the next frame are one copy too.
+ * The bytes before an event's text, `id: <sequence>` and, for a framed event, its opening (e.g.
+ * `\nevent: delta\ndata: {"index":…,"type":…,"text":"`), kept in one array whose digits count up
+ * in place, so that writing them is one copy. In front of them it holds the close of a framed
+ * event, `"}\n\n`: after one, the close and the next frame are one copy too.
  */
 class Frame {
-  private buffer = new Uint8Array(96);
-  /** Views of `buffer`: `id: <digits>`, and the opening of the current run's deltas, each with and without the close in front. */
+  private buffer = new Uint8Array(FRAME_BYTES);
+  /** Views of `buffer`: `id: <digits>`, and the current opening's frame, each with and without the close in front. */
   private idView = this.buffer;
   private closedIdView = this.buffer;
   private openingView = this.buffer;
   private closedOpeningView = this.buffer;
-  private code = -1;
+  /** The opening written after the digits (null: none, or the digits moved since). */
+  private opening: string | null = null;
   private sequence = 0;
   private digits = 0;
 
@@ -179,56 +185,64 @@ class Frame {
     else buffer[k] = (buffer[k] as number) + 1;
   }
 
-  /** `id: <sequence>`, after the close of a delta when `closing`. */
+  /** `id: <sequence>`, after the close of a framed event when `closing`. */
   id(closing: boolean): Uint8Array {
     return closing ? this.closedIdView : this.idView;
   }
 
-  /** The frame of a delta of run `code` (index * 4 + the reasoning flag) up to its text's opening quote, after the close of a delta when `closing`. */
-  delta(code: number, closing: boolean): Uint8Array {
-    if (code !== this.code) this.open(code);
+  /** The frame of an event with `opening` (compared by identity: the writer passes one string per run), after the close of a framed event when `closing`. */
+  framed(opening: string, closing: boolean): Uint8Array {
+    if (opening !== this.opening) this.open(opening);
     return closing ? this.closedOpeningView : this.openingView;
   }
 
   private write(sequence: number, digits: number): void {
     this.sequence = sequence;
     this.digits = digits;
-    // The opening moves with the digits: it is written again at the next delta. (96 bytes hold the close, `id: ` and any 16 digits.)
-    this.code = -1;
+    // The opening moves with the digits: it is written again at the next framed event.
+    this.opening = null;
     writeDecimal(this.buffer, ID_AT + 4, sequence);
-    this.idView = this.buffer.subarray(ID_AT, ID_AT + 4 + digits);
-    this.closedIdView = this.buffer.subarray(0, ID_AT + 4 + digits);
+    this.views(ID_AT + 4 + digits);
   }
 
-  private open(code: number): void {
-    this.code = code;
-    const opening = asciiBytes(`\nevent: delta\ndata: {"index":${Math.floor(code / 4)},"type":"${code % 2 === REASONING ? 'reasoning' : 'text'}","text":"`);
+  private open(opening: string): void {
+    this.opening = opening;
+    const bytes = utf8.encode(opening);
     const start = ID_AT + 4 + this.digits;
-    if (this.buffer.length < start + opening.length) {
-      const grown = new Uint8Array(start + opening.length);
-      grown.set(this.buffer.subarray(0, start));
-      this.buffer = grown;
-      this.idView = grown.subarray(ID_AT, start);
-      this.closedIdView = grown.subarray(0, start);
+    const needed = start + bytes.length;
+    const size = this.buffer.length;
+    if (size < needed || (size > MAX_KEPT_FRAME && needed <= FRAME_BYTES)) {
+      const resized = new Uint8Array(Math.max(needed, FRAME_BYTES));
+      resized.set(this.buffer.subarray(0, start));
+      this.buffer = resized;
+      this.views(start);
     }
-    this.buffer.set(opening, start);
-    this.openingView = this.buffer.subarray(ID_AT, start + opening.length);
-    this.closedOpeningView = this.buffer.subarray(0, start + opening.length);
+    this.buffer.set(bytes, start);
+    this.openingView = this.buffer.subarray(ID_AT, needed);
+    this.closedOpeningView = this.buffer.subarray(0, needed);
+  }
+
+  private views(start: number): void {
+    this.idView = this.buffer.subarray(ID_AT, start);
+    this.closedIdView = this.buffer.subarray(0, start);
   }
 }
 
 /**
- * The events of the batch being filled, from sequence `first` on. A payload-free delta is kept as
- * its index, type and text (the text the core keeps anyway); any other event as its text after
- * the `id:` line. Each add returns the exact length of the event's SSE text (UTF-16 code units),
- * so that the writer cuts by `flushBytes` and bounds `maxResponseBytes` as if every event were
+ * The events of the batch being filled, from sequence `first` on. A framed event (a delta, a
+ * tool-call delta: data that is a JSON object ending in one string member) is kept as its
+ * opening and its text (the text the core keeps anyway); any other event as its text after the
+ * `id:` line. Each add returns the exact length of the event's SSE text (UTF-16 code units), so
+ * that the writer cuts by `flushBytes` and bounds `maxResponseBytes` as if every event were
  * encoded at once. `cut` writes the UTF-8 of the SSE text of the events held
  * (`id: <sequence>\nevent: <type>\ndata: <JSON>\n\n` each) in one pass and lets go of them.
  */
 export class EventBatch {
-  /** Per event, the first `size` slots (reused from batch to batch): a delta's `index * 4 + flags` (a part index is far below 2⁵¹), or `WHOLE`. */
+  /** Per event, the first `size` slots (reused from batch to batch): `PLAIN`, `ESCAPED` or `WHOLE`. */
   private readonly codes: number[] = [];
-  /** Per event: a delta's text (escaped as it is written when `ESCAPED`), or the event's text after its `id:` line. */
+  /** Per framed event: its opening (null for a whole event). */
+  private readonly openings: (string | null)[] = [];
+  /** Per event: a framed event's text (escaped as it is written when `ESCAPED`), or the event's text after its `id:` line. */
   private readonly strings: string[] = [];
   private size = 0;
   /** The length of the events held, and of the last one. */
@@ -237,9 +251,6 @@ export class EventBatch {
   private readonly frame = new Frame();
   /** Where `cut` writes (grown as needed, reused). */
   private scratch = new Uint8Array(0);
-  /** The last delta's code and the length of its opening, `\nevent: delta\ndata: {"index":…,"type":…,"text":`. */
-  private openingCode = -1;
-  private openingLength = 0;
   /** Sequences below this have `sequenceDigits` digits. */
   private nextDigitAt = 10;
   private sequenceDigits = 1;
@@ -251,20 +262,22 @@ export class EventBatch {
     return this.size;
   }
 
-  /** Holds the payload-free delta `(index, type, text)` as event `sequence` (the next one); its SSE text's length. */
-  delta(sequence: number, index: number, type: DeltaType, text: string): number {
-    const code = index * 4 + (type === 'reasoning' ? REASONING : 0);
-    if (code !== this.openingCode) {
-      this.openingCode = code;
-      this.openingLength = `\nevent: delta\ndata: {"index":${index},"type":"${type}","text":`.length;
-    }
+  /**
+   * Holds as event `sequence` (the next one) the event whose text after the `id:` line is
+   * `opening` (up to and including a string member's opening quote, e.g.
+   * `\nevent: delta\ndata: {"index":0,"type":"text","text":"`), then `text` as that JSON string's
+   * content, then `"}\n\n`; its SSE text's length. Pass the same string object for a run of
+   * events with one opening: the frame is encoded once per run.
+   */
+  framed(sequence: number, opening: string, text: string): number {
     const at = this.size++;
     if (at === 0) this.first = sequence;
     const extra = jsonEscapeExtra(text);
-    this.codes[at] = extra === 0 ? code : code + ESCAPED;
+    this.codes[at] = extra === 0 ? PLAIN : ESCAPED;
+    this.openings[at] = opening;
     this.strings[at] = text;
-    // `id: ` + sequence + opening + the text's JSON + `}\n\n`
-    return this.held(9 + this.digitsOf(sequence) + this.openingLength + text.length + extra);
+    // `id: ` + sequence + opening + the text's JSON content + `"}\n\n`
+    return this.held(8 + this.digitsOf(sequence) + opening.length + text.length + extra);
   }
 
   /** Holds event `sequence` of `type` with the one-line JSON `data`; its SSE text's length. */
@@ -273,6 +286,7 @@ export class EventBatch {
     const at = this.size++;
     if (at === 0) this.first = sequence;
     this.codes[at] = WHOLE;
+    this.openings[at] = null;
     this.strings[at] = rest;
     return this.held(4 + this.digitsOf(sequence) + rest.length);
   }
@@ -295,7 +309,7 @@ export class EventBatch {
    * batch (from sequence `first` on).
    */
   cut(allButLast = false): Uint8Array {
-    const { codes, strings } = this;
+    const { codes, openings, strings } = this;
     const count = allButLast ? this.size - 1 : this.size;
     const length = allButLast ? this.length - this.lastLength : this.length;
     // Each code unit takes at most 3 bytes of UTF-8.
@@ -305,24 +319,22 @@ export class EventBatch {
     const frame = this.frame;
     frame.start(this.first);
     let sequence = this.first;
-    // The last event written was a delta: its close goes in front of the next frame (or after the loop).
+    // The last event written was framed: its close goes in front of the next frame (or after the loop).
     let closing = false;
     for (let k = 0; k < count; k++, sequence++) {
-      const current = codes[k] as number;
+      const code = codes[k] as number;
       const string = strings[k] as string;
       if (k > 0) frame.next();
-      if (current === WHOLE) {
+      if (code === WHOLE) {
         const id = frame.id(closing);
         out.set(id, at);
-        at = writeUtf8(out, at + id.length, string, false);
+        at = writeWhole(out, at + id.length, string);
         closing = false;
         continue;
       }
-      // Arithmetic, not bit operations: an index is any safe integer.
-      const escaped = current % 4 >= ESCAPED;
-      const bytes = frame.delta(escaped ? current - ESCAPED : current, closing);
+      const bytes = frame.framed(openings[k] as string, closing);
       out.set(bytes, at);
-      at = writeUtf8(out, at + bytes.length, string, escaped);
+      at = writeUtf8(out, at + bytes.length, string, code === ESCAPED);
       closing = true;
     }
     if (closing) {
@@ -333,6 +345,7 @@ export class EventBatch {
     }
     if (allButLast) {
       codes[0] = codes[count] as number;
+      openings[0] = openings[count] as string | null;
       strings[0] = strings[count] as string;
       this.size = 1;
       this.length = this.lastLength;

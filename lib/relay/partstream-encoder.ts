@@ -12,6 +12,8 @@ export interface RelayEventSink {
   readonly terminated: boolean;
   /** A `delta` event without payload (the per-token event): data `{index, type, text}`. */
   delta(index: number, type: DeltaType, text: string): void;
+  /** A `tool-delta` event: data `{index, call, id, name, arguments}`. */
+  toolDelta(index: number, call: number, id: string | null, name: string | null, args: string): void;
   /** An event of `type` whose data is the one-line JSON text `data`; false (nothing taken) after the terminal. */
   emit(type: string, data: string, terminal?: boolean): boolean;
 }
@@ -51,6 +53,10 @@ export class PartstreamEncoder implements RelayEventSink {
 
   delta(index: number, type: DeltaType, text: string): void {
     this.emit('delta', JSON.stringify({ index, type, text }));
+  }
+
+  toolDelta(index: number, call: number, id: string | null, name: string | null, args: string): void {
+    this.emit('tool-delta', JSON.stringify({ index, call, id, name, arguments: args }));
   }
 
   emit(type: string, data: string, terminal = false): boolean {

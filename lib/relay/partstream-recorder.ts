@@ -31,8 +31,9 @@ function jsonOrNull(value: unknown): string | null {
  * seen so far changed (`checkMeta`, at each flush and before the terminal), and exactly one
  * terminal: `complete` as the core completed, else, at the stream's end, `error` (its kind,
  * message, status and code; never its body or cause) or `cancelled` (by the stop asked for, else
- * by the producer). A payload-free delta goes to the sink as its raw values (`RelayEventSink#delta`:
- * the producer's writer encodes it with its batch); any other event as its JSON data.
+ * by the producer). A payload-free delta and a tool-call delta go to the sink as their raw values
+ * (`RelayEventSink#delta`, `#toolDelta`: the producer's writer encodes them with their batch);
+ * any other event as its JSON data.
  */
 export class PartstreamRecorder implements StreamRecorder {
   private stream: RecordedStream | null = null;
@@ -62,7 +63,7 @@ export class PartstreamRecorder implements StreamRecorder {
   }
 
   toolCallDelta(index: number, call: number, id: string | null, name: string | null, args: string): void {
-    this.out.emit('tool-delta', `{"index":${index},"call":${call},"id":${id === null ? 'null' : quote(id)},"name":${name === null ? 'null' : quote(name)},"arguments":${quote(args)}}`);
+    this.out.toolDelta(index, call, id, name, args);
   }
 
   toolCall(index: number, call: number, fields: RecordedToolCall, incomplete: boolean): void {

@@ -15,7 +15,10 @@ import type { RelayBatch } from '../../lib/relay/response-store';
 const UNITS = [0x41, 0x7a, 0x20, 0x7e, 0x7f, 0x80, 0xe9, 0x7ff, 0x800, 0x4e2d, 0x2028, 0xfeff, 0xffff, 0x22, 0x5c, 0x2f, 0x00, 0x0a, 0x1f, 0xd83e, 0xdd80, 0xd800, 0xdbff, 0xdc00, 0xdfff];
 const TOO_LARGE = '{"responseId":"r","error":{"kind":"truncated","message":"too large","code":"relay_too_large"},"producerId":"p","by":"producer"}';
 
-type Step = { readonly kind: 'delta'; readonly index: number; readonly type: 'text' | 'reasoning'; readonly text: string } | { readonly kind: 'event'; readonly type: string; readonly data: string };
+type Step =
+  | { readonly kind: 'delta'; readonly index: number; readonly type: 'text' | 'reasoning'; readonly text: string }
+  | { readonly kind: 'tool'; readonly index: number; readonly call: number; readonly id: string | null; readonly name: string | null; readonly args: string }
+  | { readonly kind: 'event'; readonly type: string; readonly data: string };
 
 function randomText(next: () => number, maxLength: number): string {
   const length = Math.floor(next() * (maxLength + 1));
@@ -24,27 +27,54 @@ function randomText(next: () => number, maxLength: number): string {
   return text;
 }
 
-/** A random run: deltas in runs of one index and type (some at indexes beyond 2³¹), other events between them. */
+/**
+ * A random run: deltas in runs of one index and type (some at indexes beyond 2³¹), tool-call
+ * deltas in runs of one call (ids and names with escapes, multi-byte characters, lone surrogates,
+ * or null; some long), other events between them.
+ */
 function randomSteps(next: () => number, count: number): Step[] {
   const steps: Step[] = [];
   let index = 0;
   let type: 'text' | 'reasoning' = 'text';
+  let call = { index: 0, call: 0, id: null as string | null, name: null as string | null };
   for (let n = 0; n < count; n++) {
     const roll = next();
     if (roll < 0.05) {
       index = next() < 0.2 ? 2 ** 31 + Math.floor(next() * 2 ** 40) : Math.floor(next() * 1000);
       type = next() < 0.5 ? 'text' : 'reasoning';
     }
-    if (roll > 0.93) steps.push({ kind: 'event', type: next() < 0.5 ? 'tool-delta' : 'block', data: JSON.stringify({ index, text: randomText(next, 8) }) });
+    if (roll > 0.05 && roll < 0.06) {
+      const field = (): string | null => (next() < 0.2 ? null : randomText(next, next() < 0.1 ? 200 : 12));
+      // One field changes at a time, or all of them.
+      const change = Math.floor(next() * 5);
+      call = {
+        index: change === 0 || change === 4 ? Math.floor(next() * 1000) : call.index,
+        call: change === 1 || change === 4 ? call.call + 1 : call.call,
+        id: change === 2 || change === 4 ? field() : call.id,
+        name: change === 3 || change === 4 ? field() : call.name,
+      };
+    }
+    if (roll > 0.96) steps.push({ kind: 'event', type: 'block', data: JSON.stringify({ index, text: randomText(next, 8) }) });
+    else if (roll > 0.88) steps.push({ kind: 'tool', ...call, args: randomText(next, 8) });
     else steps.push({ kind: 'delta', index, type, text: randomText(next, next() < 0.05 ? 300 : 6) });
   }
   return steps;
+}
+
+/** A delta's opening as the writer passes it: one string object per index and type. */
+const openings = new Map<string, string>();
+function deltaOpening(index: number, type: 'text' | 'reasoning'): string {
+  const key = `${index} ${type}`;
+  let opening = openings.get(key);
+  if (opening === undefined) openings.set(key, (opening = `\nevent: delta\ndata: {"index":${index},"type":"${type}","text":"`));
+  return opening;
 }
 
 function play(sink: RelayEventSink, steps: readonly Step[]): void {
   sink.emit('start', '{"v":1,"responseId":"r","producerId":"p","createdAt":"2026-01-01T00:00:00.000Z"}');
   for (const step of steps) {
     if (step.kind === 'delta') sink.delta(step.index, step.type, step.text);
+    else if (step.kind === 'tool') sink.toolDelta(step.index, step.call, step.id, step.name, step.args);
     else sink.emit(step.type, step.data);
   }
   sink.emit('complete', '{"responseId":"r","metadata":{},"attributes":{}}', true);
@@ -152,7 +182,7 @@ describe('the producer batch writer writes what encoding each event on its own w
           expected += `id: ${sequence}\nevent: block\ndata: {"index":${index}}\n\n`;
         } else {
           const text = k % 4 === 1 ? `q"${k}` : `t${k}`;
-          batch.delta(sequence, index, type, text);
+          batch.framed(sequence, deltaOpening(index, type), text);
           expected += `id: ${sequence}\nevent: delta\ndata: ${JSON.stringify({ index, type, text })}\n\n`;
         }
         // Cuts of every kind: after a few events, and all but the event just added.
@@ -172,7 +202,7 @@ describe('the producer batch writer writes what encoding each event on its own w
     const batch = new EventBatch();
     let expected = '';
     texts.forEach((text, k) => {
-      batch.delta(k + 1, 0, 'text', text);
+      batch.framed(k + 1, deltaOpening(0, 'text'), text);
       expected += `id: ${k + 1}\nevent: delta\ndata: ${JSON.stringify({ index: 0, type: 'text', text })}\n\n`;
     });
     const bytes = batch.cut();
