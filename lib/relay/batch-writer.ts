@@ -131,7 +131,13 @@ export class BatchWriter implements RelayEventSink {
     if (this.sealed) return;
     const tool = this.tool;
     if (index !== tool.index || call !== tool.call || id !== tool.id || name !== tool.name) {
-      this.tool = { index, call, id, name, opening: `\nevent: tool-delta\ndata: {"index":${index},"call":${call},"id":${id === null ? 'null' : jsonString(id)},"name":${name === null ? 'null' : jsonString(name)},"arguments":"` };
+      this.tool = {
+        index,
+        call,
+        id,
+        name,
+        opening: `\nevent: tool-delta\ndata: {"index":${index},"call":${call},"id":${id === null ? 'null' : jsonString(id)},"name":${name === null ? 'null' : jsonString(name)},"arguments":"`,
+      };
     }
     this.place(this.batch.framed(sequence, this.tool.opening, args), false);
   }
