@@ -1,6 +1,6 @@
 // The relay section of `npm run bench` (SPEC §13, issue 24's performance targets), as ratios in
 // one run: the producer relaying 10⁵ deltas into memoryStore and into Redis against the same
-// stream without a relay (CPU time, in three fresh processes: the median of their ratios is
+// stream without a relay (CPU time, in five fresh processes: the median of their ratios is
 // judged; see relay-producer-process.ts), the XADDs per flush, the added latency
 // producer callback → viewer callback on loopback HTTP, and the replay of a finished 10⁵-delta
 // response from Redis against producing it without a relay. Redis is a private redis-server
@@ -29,7 +29,7 @@ const CHUNK = 16 * 1024;
 const FLUSH_MS = 20;
 const LATENCY_DELTAS = 1000;
 /** The producer rows run in this many fresh processes, each with this many timed runs per contender; the median ratio is judged. */
-const PRODUCER_PROCESSES = 3;
+const PRODUCER_PROCESSES = 5;
 const PRODUCER_REPS = 7;
 
 function medianOf(values: readonly number[]): number {

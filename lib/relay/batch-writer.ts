@@ -74,13 +74,17 @@ export class BatchWriter implements RelayEventSink {
   private deltaType: DeltaType = 'text';
   private deltaOpening = '';
   private tool: ToolDeltaOpening = NO_TOOL_DELTA;
-  /** The batch being filled, `bytes` of text. */
+  /** The batch being filled. */
   private readonly batch = new EventBatch();
-  private bytes = 0;
+  /**
+   * While the bound on the length of the batch's unmeasured events stays below this, no limit can
+   * be reached by them (`flushBytes`, `maxResponseBytes`): they need not be measured yet.
+   */
+  private room = 0;
   /** Batches cut and not yet stored, from `head` on (while flushing, the one at `head` is in flight). */
   private ready: RelayBatch[] = [];
   private head = 0;
-  /** How much text was taken in all. */
+  /** How much text the batches cut hold in all. */
   private total = 0;
   /** No more events are written: the terminal was taken, the log refused us, or the size limit was reached. */
   private sealed = false;
@@ -98,7 +102,9 @@ export class BatchWriter implements RelayEventSink {
     private readonly responseId: string,
     private readonly limits: BatchLimits,
     private readonly events: BatchEvents,
-  ) {}
+  ) {
+    this.room = this.roomLeft();
+  }
 
   /** True once the writer takes no more events. */
   get closed(): boolean {
@@ -114,21 +120,25 @@ export class BatchWriter implements RelayEventSink {
   }
 
   delta(index: number, type: DeltaType, text: string): void {
-    if (this.ended) return;
+    if (this.sealed) {
+      if (!this.ended) this.sequence++;
+      return;
+    }
     const sequence = ++this.sequence;
-    if (this.sealed) return;
     if (index !== this.deltaIndex || type !== this.deltaType) {
       this.deltaIndex = index;
       this.deltaType = type;
       this.deltaOpening = `\nevent: delta\ndata: {"index":${index},"type":"${type}","text":"`;
     }
-    this.place(this.batch.framed(sequence, this.deltaOpening, text), false);
+    this.took(this.batch.framed(sequence, this.deltaOpening, text));
   }
 
   toolDelta(index: number, call: number, id: string | null, name: string | null, args: string): void {
-    if (this.ended) return;
+    if (this.sealed) {
+      if (!this.ended) this.sequence++;
+      return;
+    }
     const sequence = ++this.sequence;
-    if (this.sealed) return;
     const tool = this.tool;
     if (index !== tool.index || call !== tool.call || id !== tool.id || name !== tool.name) {
       this.tool = {
@@ -139,50 +149,81 @@ export class BatchWriter implements RelayEventSink {
         opening: `\nevent: tool-delta\ndata: {"index":${index},"call":${call},"id":${id === null ? 'null' : jsonString(id)},"name":${name === null ? 'null' : jsonString(name)},"arguments":"`,
       };
     }
-    this.place(this.batch.framed(sequence, this.tool.opening, args), false);
+    this.took(this.batch.framed(sequence, this.tool.opening, args));
   }
 
   emit(type: string, data: string, terminal = false): boolean {
     if (this.ended) return false;
     if (terminal) this.ended = true;
     const sequence = ++this.sequence;
-    if (!this.sealed) this.place(this.batch.event(sequence, type, data), terminal);
+    if (!this.sealed) {
+      this.batch.event(sequence, type, data);
+      this.place(terminal);
+    }
     return true;
   }
 
-  /** The event just added to the batch being filled, `length` of text: cuts batches and schedules their appends. */
-  private place(length: number, terminal: boolean): void {
+  /**
+   * The framed event just added, `count` events held (the per-token path). While the bound on the
+   * batch's unmeasured events is within `room`, neither `flushBytes` nor `maxResponseBytes` is
+   * reached and nothing is measured: the batch is cut at `flushCount`, its length counted as it is
+   * written. Past `room`, `place` measures the batch and decides as ever.
+   */
+  private took(count: number): void {
+    if (this.batch.bound >= this.room) {
+      this.place(false);
+    } else if (count >= this.limits.flushCount) {
+      this.cutFilling(false);
+      if (!this.flushing && !this.due) this.flushNow();
+    } else if (count === 1) {
+      this.began();
+    }
+  }
+
+  /** The event just added to the batch being filled: measures the batch, cuts batches and schedules their appends. */
+  private place(terminal: boolean): void {
     const limits = this.limits;
     const batch = this.batch;
-    if (this.total + length > limits.maxResponseBytes) {
+    batch.settle();
+    if (this.total + batch.length > limits.maxResponseBytes) {
       // The log ends here with relay_too_large; the local stream goes on without the relay.
       batch.dropLast();
-      length = batch.event(this.sequence, 'error', this.events.tooLargeData());
+      batch.event(this.sequence, 'error', this.events.tooLargeData());
       terminal = true;
     }
-    this.total += length;
-    if (batch.count > 1 && this.bytes + length > limits.flushBytes) this.cutFilling(false, true);
-    if (batch.count === 1) this.firstAt = Date.now();
-    this.bytes += length;
+    if (batch.count > 1 && batch.length > limits.flushBytes) this.cutFilling(false, true);
     if (terminal) {
       this.sealed = true;
       this.stopTimer();
       this.cutFilling(true);
-    } else if (batch.count >= limits.flushCount || this.bytes >= limits.flushBytes) {
-      this.cutFilling(false);
+    } else {
+      if (batch.count === 1) this.began();
+      if (batch.count >= limits.flushCount || batch.length >= limits.flushBytes) this.cutFilling(false);
     }
-    if (this.head < this.ready.length) {
-      if (!this.flushing && !this.due) this.flushNow();
-    } else if (this.timer === null && batch.count > 0) {
-      this.startTimer(limits.flushMs);
-    }
+    if (this.head < this.ready.length && !this.flushing && !this.due) this.flushNow();
+    this.room = this.roomLeft();
+  }
+
+  /**
+   * How far the bound on the unmeasured events may go while no limit can be reached: the
+   * batch stays within `flushBytes` and the response within `maxResponseBytes`.
+   */
+  private roomLeft(): number {
+    const { flushBytes, maxResponseBytes } = this.limits;
+    const length = this.batch.length;
+    return Math.min(flushBytes - length, maxResponseBytes - this.total - length + 1);
+  }
+
+  /** The batch being filled took its first event: its `flushMs` starts now (the timer runs until no event waits). */
+  private began(): void {
+    this.firstAt = Date.now();
+    if (this.timer === null) this.startTimer(this.limits.flushMs);
   }
 
   /** Stops writing: nothing waiting or taken from now on is appended. */
   private seal(): void {
     this.sealed = true;
     this.batch.clear();
-    this.bytes = 0;
     this.ready = [];
     this.head = 0;
     this.stopTimer();
@@ -193,9 +234,10 @@ export class BatchWriter implements RelayEventSink {
     const batch = this.batch;
     const first = batch.first;
     const bytes = batch.cut(allButLast);
+    this.total += batch.cutLength;
     this.ready.push(new EncodedBatch(first, batch.first - 1, terminal, bytes));
-    this.bytes = 0;
     this.overdue = false;
+    this.room = this.roomLeft();
   }
 
   /**

@@ -1,6 +1,7 @@
 // The producer's per-token path (SPEC §13 wire format v1): a delta or a tool-call delta is taken
-// as its opening and its text (the text's JSON length counted) and the batch's SSE text is
-// written as UTF-8 in one pass when the batch is cut, escapes included, byte for byte what
+// as its opening and its text (nothing is measured or encoded then) and the batch's SSE text is
+// written as UTF-8 in one pass when the batch is cut, escapes included and its exact length
+// counted as it is written, byte for byte what
 // encoding each event on its own writes (`encodeEvent` with `JSON.stringify` of the event's data,
 // then UTF-8; the property test in test/relay/event-batch.test.ts drives the producer's writer
 // against that plain path).
@@ -52,26 +53,35 @@ function writeUnicodeEscape(out: Uint8Array, at: number, code: number): number {
   return at;
 }
 
+/** How many code units the escapes `writeJsonUtf8` wrote added (it adds to this; the caller resets it). */
+let escapedUnits = 0;
+
 /**
- * Writes the UTF-8 of `text` into `out` at `at` (at most 3 bytes per code unit); where the writing
- * ended. With `json`, escaped as `JSON.stringify` escapes a string (without its quotes): `\"`,
- * `\\`, the short escapes, `\u00XX` (lowercase) for other control characters and `\uXXXX` for a
- * lone surrogate. Without, a lone surrogate is written as U+FFFD, as `TextEncoder` does (the
- * events written so hold none: `JSON.stringify` escapes them).
+ * Writes the UTF-8 of `text` escaped as `JSON.stringify` escapes a string (without its quotes)
+ * into `out` at `at`: `\"`, `\\`, the short escapes, `\u00XX` (lowercase) for other control
+ * characters and `\uXXXX` for a lone surrogate; at most 6 bytes per code unit. Returns where the
+ * writing ended, and adds to `escapedUnits` how many code units longer the escaped text is.
  */
-function writeUtf8(out: Uint8Array, at: number, text: string, json: boolean): number {
+function writeJsonUtf8(out: Uint8Array, at: number, text: string): number {
   const length = text.length;
   for (let k = 0; k < length; k++) {
     const code = text.charCodeAt(k);
     if (code < 0x80) {
-      if ((code >= 0x20 && code !== 0x22 && code !== 0x5c) || !json) {
+      if (code >= 0x20 && code !== 0x22 && code !== 0x5c) {
         out[at++] = code;
         continue;
       }
       out[at++] = 0x5c;
-      if (code >= 0x20) out[at++] = code;
-      else if (SHORT_ESCAPES[code] !== 0) out[at++] = SHORT_ESCAPES[code] as number;
-      else at = writeUnicodeEscape(out, at, code);
+      if (code >= 0x20) {
+        out[at++] = code;
+        escapedUnits += 1;
+      } else if (SHORT_ESCAPES[code] !== 0) {
+        out[at++] = SHORT_ESCAPES[code] as number;
+        escapedUnits += 1;
+      } else {
+        at = writeUnicodeEscape(out, at, code);
+        escapedUnits += 5;
+      }
     } else if (code < 0x800) {
       out[at++] = 0xc0 | (code >> 6);
       out[at++] = 0x80 | (code & 0x3f);
@@ -84,13 +94,10 @@ function writeUtf8(out: Uint8Array, at: number, text: string, json: boolean): nu
         out[at++] = 0x80 | ((point >> 6) & 0x3f);
         out[at++] = 0x80 | (point & 0x3f);
         k++;
-      } else if (json) {
+      } else {
         out[at++] = 0x5c;
         at = writeUnicodeEscape(out, at, code);
-      } else {
-        out[at++] = 0xef;
-        out[at++] = 0xbf;
-        out[at++] = 0xbd;
+        escapedUnits += 5;
       }
     } else {
       out[at++] = 0xe0 | (code >> 12);
@@ -136,11 +143,6 @@ const MAX_KEPT_SCRATCH = 1 << 20;
 const FRAME_BYTES = 96;
 const MAX_KEPT_FRAME = 1024;
 
-/** `codes`: a framed event's text goes in as it is, or with JSON's escapes; an event held as its whole text after the `id:` line. */
-const PLAIN = 0;
-const ESCAPED = 1;
-const WHOLE = -1;
-
 /** Where a frame's `id: ` starts: after the close of a framed event (`"}\n\n`), which the frame holds in front. */
 const ID_AT = 4;
 
@@ -183,6 +185,11 @@ class Frame {
     while (k > ID_AT + 3 && buffer[k] === 0x39) buffer[k--] = 0x30;
     if (k === ID_AT + 3) this.write(sequence, this.digits + 1);
     else buffer[k] = (buffer[k] as number) + 1;
+  }
+
+  /** The length of `id: <sequence>`. */
+  get idLength(): number {
+    return 4 + this.digits;
   }
 
   /** `id: <sequence>`, after the close of a framed event when `closing`. */
@@ -229,25 +236,39 @@ class Frame {
 }
 
 /**
+ * The most code units a framed event's SSE text takes beyond its opening and text: `id: `, 16
+ * digits and the close `"}\n\n`.
+ */
+const FRAMED_OVERHEAD = 24;
+/** The most code units one code unit of a framed event's text takes once escaped (`\u001f`, a lone `\udfff`). */
+const MAX_ESCAPED_UNITS = 6;
+
+/**
  * The events of the batch being filled, from sequence `first` on. A framed event (a delta, a
  * tool-call delta: data that is a JSON object ending in one string member) is kept as its
  * opening and its text (the text the core keeps anyway); any other event as its text after the
- * `id:` line. Each add returns the exact length of the event's SSE text (UTF-16 code units), so
- * that the writer cuts by `flushBytes` and bounds `maxResponseBytes` as if every event were
- * encoded at once. `cut` writes the UTF-8 of the SSE text of the events held
+ * `id:` line. Adding an event only holds it and raises `bound`, an upper bound on the length of
+ * the events not yet measured; `settle` measures them: the exact length of the SSE text
+ * (UTF-16 code units) of every event held, so that the writer cuts by `flushBytes` and bounds
+ * `maxResponseBytes` as if every event were encoded at once, measuring only when the bound comes
+ * near a limit. `cut` writes the UTF-8 of the SSE text of the events held
  * (`id: <sequence>\nevent: <type>\ndata: <JSON>\n\n` each) in one pass and lets go of them.
  */
 export class EventBatch {
-  /** Per event, the first `size` slots (reused from batch to batch): `PLAIN`, `ESCAPED` or `WHOLE`. */
-  private readonly codes: number[] = [];
-  /** Per framed event: its opening (null for a whole event). */
+  /** Per event, the first `size` slots (reused from batch to batch): a framed event's opening, null for a whole event. */
   private readonly openings: (string | null)[] = [];
-  /** Per event: a framed event's text (escaped as it is written when `ESCAPED`), or the event's text after its `id:` line. */
+  /** Per event: a framed event's text (its JSON string's content, unescaped), or the event's text after its `id:` line. */
   private readonly strings: string[] = [];
   private size = 0;
-  /** The length of the events held, and of the last one. */
-  private length = 0;
-  private lastLength = 0;
+  /** How many events, from the first, are measured. */
+  private measured = 0;
+  /** The exact length of the events measured, and of the last one measured. */
+  length = 0;
+  lastLength = 0;
+  /** The exact length of the events the last `cut` wrote. */
+  cutLength = 0;
+  /** At least the length of the events held but not measured. */
+  bound = 0;
   private readonly frame = new Frame();
   /** Where `cut` writes (grown as needed, reused). */
   private scratch = new Uint8Array(0);
@@ -266,75 +287,103 @@ export class EventBatch {
    * Holds as event `sequence` (the next one) the event whose text after the `id:` line is
    * `opening` (up to and including a string member's opening quote, e.g.
    * `\nevent: delta\ndata: {"index":0,"type":"text","text":"`), then `text` as that JSON string's
-   * content, then `"}\n\n`; its SSE text's length. Pass the same string object for a run of
+   * content, then `"}\n\n`; how many events are held. Pass the same string object for a run of
    * events with one opening: the frame is encoded once per run.
    */
   framed(sequence: number, opening: string, text: string): number {
     const at = this.size++;
     if (at === 0) this.first = sequence;
-    const extra = jsonEscapeExtra(text);
-    this.codes[at] = extra === 0 ? PLAIN : ESCAPED;
     this.openings[at] = opening;
     this.strings[at] = text;
-    // `id: ` + sequence + opening + the text's JSON content + `"}\n\n`
-    return this.held(8 + this.digitsOf(sequence) + opening.length + text.length + extra);
+    this.bound += FRAMED_OVERHEAD + opening.length + MAX_ESCAPED_UNITS * text.length;
+    return this.size;
   }
 
-  /** Holds event `sequence` of `type` with the one-line JSON `data`; its SSE text's length. */
+  /** Holds event `sequence` of `type` with the one-line JSON `data`, measured: its SSE text's length. */
   event(sequence: number, type: string, data: string): number {
     const rest = `\nevent: ${type}\ndata: ${data}\n\n`;
     const at = this.size++;
     if (at === 0) this.first = sequence;
-    this.codes[at] = WHOLE;
     this.openings[at] = null;
     this.strings[at] = rest;
-    return this.held(4 + this.digitsOf(sequence) + rest.length);
+    this.settle();
+    return this.lastLength;
+  }
+
+  /** Measures the events held: `length` is then exact and `bound` 0. */
+  settle(): void {
+    const { openings, strings } = this;
+    let length = this.length;
+    let last = this.lastLength;
+    for (let k = this.measured; k < this.size; k++) {
+      const opening = openings[k] as string | null;
+      const string = strings[k] as string;
+      const digits = this.digitsOf(this.first + k);
+      // `id: ` + sequence + the text after the id line; for a framed event, opening + the text's JSON content + `"}\n\n`
+      last = opening === null ? 4 + digits + string.length : 8 + digits + opening.length + string.length + jsonEscapeExtra(string);
+      length += last;
+    }
+    this.length = length;
+    this.lastLength = last;
+    this.measured = this.size;
+    this.bound = 0;
   }
 
   /** Lets go of every event held. */
   clear(): void {
     this.size = 0;
+    this.measured = 0;
     this.length = 0;
+    this.bound = 0;
   }
 
-  /** Lets go of the event added last (the writer puts another in its place). */
+  /** Lets go of the event added last (the writer puts another in its place); every event held is measured. */
   dropLast(): void {
     this.size--;
+    this.measured--;
     this.length -= this.lastLength;
   }
 
   /**
-   * The UTF-8 of the SSE text of all events held, or of all but the last (`allButLast`), in a
-   * fresh array of its exact size; they are let go of, and the last one, when kept, becomes the
-   * batch (from sequence `first` on).
+   * The UTF-8 of the SSE text of all events held, or of all but the last (`allButLast`: every
+   * event must be measured), in a fresh array of its exact size; they are let go of, and the last
+   * one, when kept, becomes the batch (from sequence `first` on). The events cut need not be
+   * measured: their exact length is measured as they are written (`cutLength`).
    */
   cut(allButLast = false): Uint8Array {
-    const { codes, openings, strings } = this;
+    const { openings, strings } = this;
     const count = allButLast ? this.size - 1 : this.size;
-    const length = allButLast ? this.length - this.lastLength : this.length;
-    // Each code unit takes at most 3 bytes of UTF-8.
-    if (this.scratch.length < 3 * length) this.scratch = new Uint8Array(Math.max(3 * length, 2 * this.scratch.length));
+    // UTF-8 takes at most 3 bytes per code unit of a measured event; an unmeasured one's bound
+    // allows 6 per code unit of its text, and its opening and id are within 3 times the bound.
+    const most = 3 * ((allButLast ? this.length - this.lastLength : this.length) + this.bound);
+    if (this.scratch.length < most) this.scratch = new Uint8Array(Math.max(most, 2 * this.scratch.length));
     const out = this.scratch;
     let at = 0;
     const frame = this.frame;
     frame.start(this.first);
     let sequence = this.first;
+    let units = 0;
+    escapedUnits = 0;
     // The last event written was framed: its close goes in front of the next frame (or after the loop).
     let closing = false;
     for (let k = 0; k < count; k++, sequence++) {
-      const code = codes[k] as number;
+      const opening = openings[k] as string | null;
       const string = strings[k] as string;
       if (k > 0) frame.next();
-      if (code === WHOLE) {
+      if (opening === null) {
         const id = frame.id(closing);
         out.set(id, at);
         at = writeWhole(out, at + id.length, string);
+        // `id: ` + sequence + the text after the id line
+        units += frame.idLength + string.length;
         closing = false;
         continue;
       }
-      const bytes = frame.framed(openings[k] as string, closing);
+      const bytes = frame.framed(opening, closing);
       out.set(bytes, at);
-      at = writeUtf8(out, at + bytes.length, string, code === ESCAPED);
+      at = writeJsonUtf8(out, at + bytes.length, string);
+      // `id: ` + sequence + opening + the text (its escapes are counted as written) + `"}\n\n`
+      units += frame.idLength + opening.length + string.length + 4;
       closing = true;
     }
     if (closing) {
@@ -343,15 +392,18 @@ export class EventBatch {
       out[at++] = 0x0a;
       out[at++] = 0x0a;
     }
+    this.cutLength = units + escapedUnits;
     if (allButLast) {
-      codes[0] = codes[count] as number;
       openings[0] = openings[count] as string | null;
       strings[0] = strings[count] as string;
       this.size = 1;
+      this.measured = 1;
       this.length = this.lastLength;
     } else {
       this.size = 0;
+      this.measured = 0;
       this.length = 0;
+      this.bound = 0;
     }
     this.first = sequence;
     const bytes = out.slice(0, at);
@@ -360,14 +412,8 @@ export class EventBatch {
     return bytes;
   }
 
-  private held(length: number): number {
-    this.length += length;
-    this.lastLength = length;
-    return length;
-  }
-
   private digitsOf(sequence: number): number {
-    if (sequence >= this.nextDigitAt) {
+    if (sequence >= this.nextDigitAt || sequence < this.nextDigitAt / 10) {
       this.sequenceDigits = decimalLength(sequence);
       this.nextDigitAt = this.sequenceDigits < 16 ? (POWERS_OF_TEN[this.sequenceDigits] as number) : Infinity;
     }

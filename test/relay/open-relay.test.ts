@@ -120,6 +120,32 @@ describe('openRelay', () => {
     expect((await relay.done).status).to.equal('stored');
   });
 
+  it('appends an event taken while an append is in flight flushMs later, though no event follows it', async () => {
+    const inner = memoryStore();
+    const slow = slowAppends(instrumentedStore(inner).store, 40);
+    const relay = await openRelay(slow, { flushCount: 3, flushMs: 5 });
+    let storedWhileWaiting = 0;
+    async function* silentAfter(): AsyncGenerator<string> {
+      yield textChunk('first');
+      // The first batch is cut (flushMs) and in flight when the second delta comes; then the stream is silent.
+      await new Promise((resolve) => setTimeout(resolve, 15));
+      yield textChunk('second');
+      const until = Date.now() + 2000;
+      while (Date.now() < until) {
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        storedWhileWaiting = (await inner.info(relay.responseId))?.last ?? 0;
+        if ((await storedBatches(inner, relay.responseId, storedWhileWaiting)).some((batch) => batch.text.includes('"text":"second"'))) break;
+      }
+      yield FINISH;
+    }
+    const outcome = await consumeStream(silentAfter(), loggingHandler(), { format: 'openai-chat', relay });
+    expect(outcome.status).to.equal('completed');
+    const body = (await storedBatches(inner, relay.responseId)).map((batch) => batch.text).join('');
+    const second = Number(/id: (\d+)\nevent: delta\ndata: \{[^\n]*"text":"second"\}/.exec(body)?.[1]);
+    expect(second, 'the second delta is in the log').to.be.greaterThan(0);
+    expect(storedWhileWaiting, 'stored while the stream was silent').to.be.at.least(second);
+  });
+
   it('never waits for the store inside a callback: a store that never answers leaves the stream untouched', async () => {
     const { store } = instrumentedStore(memoryStore(), { hang: true });
     const relay = await openRelay(store, { flushCount: 2 });

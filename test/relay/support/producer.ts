@@ -16,10 +16,14 @@ export async function produce(transcript: OwnTranscript, relay: Relay): Promise<
   return { outcome, log: handler.log };
 }
 
-/** Every batch of a log, read to its terminal. */
-export async function storedBatches(store: ResponseStore, responseId: string): Promise<RelayBatch[]> {
+/** Every batch of a log, read to its terminal (or to the batch that holds sequence `upTo`). */
+export async function storedBatches(store: ResponseStore, responseId: string, upTo = Infinity): Promise<RelayBatch[]> {
   const out: RelayBatch[] = [];
-  for await (const batch of store.read(responseId, 0, new AbortController().signal)) out.push(batch);
+  if (upTo < 1) return out;
+  for await (const batch of store.read(responseId, 0, new AbortController().signal)) {
+    out.push(batch);
+    if (batch.last >= upTo) break;
+  }
   return out;
 }
 
