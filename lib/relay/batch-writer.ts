@@ -90,8 +90,13 @@ export class BatchWriter implements RelayEventSink {
   private sealed = false;
   /** A flush is due at once (a microtask is queued). */
   private due = false;
-  /** When the first event of the batch being filled was taken (Date.now()). */
-  private firstAt = 0;
+  /**
+   * When the first event of the batch being filled was taken (Date.now()). It starts as a time,
+   * not 0: a field that holds only small integers and later a time changes the hidden class of
+   * its object, and the writer kept for its shape (open-relay.ts) must have the one a writer in
+   * use has.
+   */
+  private firstAt = Date.now();
   /** The `flushMs` of the batch being filled is over: it goes out with the next append. */
   private overdue = false;
   private timer: ReturnType<typeof setTimeout> | null = null;

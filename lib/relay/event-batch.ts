@@ -272,8 +272,12 @@ export class EventBatch {
   private readonly frame = new Frame();
   /** Where `cut` writes (grown as needed, reused). */
   private scratch = new Uint8Array(0);
-  /** Sequences below this have `sequenceDigits` digits. */
-  private nextDigitAt = 10;
+  /**
+   * Sequences below this have `sequenceDigits` digits. Always read from `POWERS_OF_TEN` (numbers
+   * held as doubles), so that its representation, and the batch's hidden class, never change
+   * (see open-relay.ts: a batch is kept for its shape).
+   */
+  private nextDigitAt = POWERS_OF_TEN[1] as number;
   private sequenceDigits = 1;
   /** The first sequence held (meaningful while `count > 0`). */
   first = 0;

@@ -1,7 +1,8 @@
 import type { RecordedStream, StreamRecorder, StreamRelay } from '../driver/consume-stream';
 import { StreamError } from '../handler/stream-error';
 import { describeValue } from '../parts/describe-value';
-import { BatchWriter, type BatchLimits } from './batch-writer';
+import { BatchWriter, type BatchEvents, type BatchLimits } from './batch-writer';
+import { memoryStore } from './memory-store';
 import { PartstreamRecorder } from './partstream-recorder';
 import { checkRelayId, randomRelayId } from './relay-ids';
 import type { RelayError, ResponseStore, StopRequest } from './response-store';
@@ -145,6 +146,30 @@ class ProducerRelay implements Relay {
     this.resolveDone(end);
   }
 }
+
+const IDLE_EVENTS: BatchEvents = {
+  beforeFlush: () => undefined,
+  refused: () => undefined,
+  ended: () => undefined,
+  failed: () => undefined,
+  tooLargeData: () => '{}',
+};
+
+/**
+ * A recorder, its writer and the writer's batch, never used, kept for their hidden classes. V8
+ * keeps the hidden class an instance reaches as its constructor sets its fields only while some
+ * instance has it; once every relay's recorder and writer are garbage (between streams), a major
+ * collection lets those classes go and throws away the code compiled for the per-token path, and
+ * the next stream compiles it again. With these kept, a stream after an idle period runs compiled
+ * code from its first tokens. A writer in use must keep the hidden class it started with: its
+ * number fields that come to hold times start as times (test/relay/kept-shapes.test.ts).
+ */
+export const KEPT_SHAPES = new PartstreamRecorder(
+  new BatchWriter(memoryStore(), 'idle', { flushMs: 20, flushCount: 64, flushBytes: 32_768, maxResponseBytes: 1, retryForMs: 5000 }, IDLE_EVENTS),
+  'idle',
+  'idle',
+  false,
+);
 
 /**
  * Opens the relay of one response in `store` (SPEC §13): claims the id (a second producer of the

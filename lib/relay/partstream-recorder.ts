@@ -39,7 +39,8 @@ export class PartstreamRecorder implements StreamRecorder {
   private stream: RecordedStream | null = null;
   private metaId: string | null = null;
   private metaModel: string | null = null;
-  private nextMetaCheck = 0;
+  /** When `checkMeta` asks next (Date.now()); starts as a time, for the reason `BatchWriter#firstAt` does. */
+  private nextMetaCheck = Date.now();
   /** The stop that cancelled the stream, once one did. */
   stop: CancelledBy = null;
   /** Set when the relay was fenced out: the stream's outcome becomes `producer_fenced`, and nothing more is written. */
